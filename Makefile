@@ -1,0 +1,57 @@
+# probewheel — build, test and benchmark entry points.
+#
+# The Kubernetes version is pinned in exactly one place: the k8s.io/kubernetes
+# requirement in go.mod. Everything below (and every hack/ script, through
+# hack/lib.sh) reads it from there. hack/set-kube-version.sh moves it.
+
+SHELL := /usr/bin/env bash
+KUBE_VERSION ?= $(shell hack/kube-version.sh)
+export KUBE_VERSION
+
+GO       ?= go
+PKG      := ./pkg/kubelet/prober/...
+FUZZTIME ?= 10s
+
+.PHONY: all test vet unit fuzz verify-patches patches bench bench-full bench-smoke \
+        kubelet upstream-test e2e clean
+
+all: test
+
+## test: everything CI runs (vet, patch-set check, package tests with -race, short fuzz, bench smoke)
+test: vet verify-patches unit fuzz bench-smoke
+
+vet:
+	$(GO) vet ./pkg/... ./bench/...
+
+unit:
+	$(GO) test -race -count=1 $(PKG)
+
+fuzz:
+	$(GO) test -race -run '^$$' -fuzz '^FuzzWheel$$' -fuzztime $(FUZZTIME) ./pkg/kubelet/prober/
+
+## patches: regenerate patches/ from pkg/ against pristine upstream
+patches:
+	hack/update-patches.sh
+
+verify-patches:
+	hack/verify-patches.sh
+
+## bench: the default side-by-side comparison (~10 min on 2 cores), prints a benchstat table
+bench:
+	scripts/bench.sh default
+
+bench-full:
+	scripts/bench.sh full
+
+bench-smoke:
+	scripts/bench.sh smoke
+
+## kubelet: _output/bin/kubelet from pristine upstream + patches/
+kubelet:
+	hack/build-kubelet.sh
+
+upstream-test:
+	hack/upstream-test.sh
+
+clean:
+	rm -rf _output

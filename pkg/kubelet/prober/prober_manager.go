@@ -18,8 +18,11 @@ package prober
 
 import (
 	"context"
-
+	"hash/fnv"
+	"math"
+	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
@@ -115,6 +118,14 @@ type manager struct {
 	prober *prober
 
 	start time.Time
+
+	// scheduler decides when each worker probes and bounds how many probe at once.
+	scheduler *scheduler
+
+	// spreadSeed and spreadCount place the first probes added within one period of start; see
+	// firstProbeDelay.
+	spreadSeed  float64
+	spreadCount atomic.Uint64
 }
 
 // NewManager creates a Manager for pod probing.
@@ -135,7 +146,40 @@ func NewManager(
 		startupManager:   startupManager,
 		workers:          make(map[probeKey]*worker),
 		start:            clock.RealClock{}.Now(),
+		scheduler:        newScheduler(clock.RealClock{}, defaultPoolLimits(), componentBaseMetrics{}),
+		spreadSeed:       nodeSeed(),
 	}
+}
+
+// invPhi is 1/φ. Adding it modulo 1 walks the unit interval so that any n consecutive points cut
+// it into gaps of at most three lengths (the three-gap theorem): the most even deterministic
+// sequence that needs no knowledge of how many points will come.
+var invPhi = (math.Sqrt(5) - 1) / 2
+
+// firstProbeDelay says how long after it is added a worker with the given period first probes.
+// Upstream probes at once, except within one period of the kubelet's start, when every worker
+// sleeps a random part of its period so that a restarted kubelet does not probe every container
+// at the same instant (kubernetes#52154). A random sleep still bunches: with 200 probes, some
+// 100 ms window of a 1 s period gets ~1.5× its share. Here the k-th worker added in that window
+// starts at the fraction (seed + k/φ) mod 1 of its period, which leaves every window within one
+// or two probes of its share. The seed differs per node, so nodes that restart together do not
+// probe a shared dependency in step.
+func (m *manager) firstProbeDelay(period time.Duration) time.Duration {
+	if period <= time.Since(m.start) {
+		return 0
+	}
+	k := m.spreadCount.Add(1) - 1
+	_, frac := math.Modf(m.spreadSeed + float64(k)*invPhi)
+	// On a tick, so that a first probe never rounds up to a whole period.
+	return time.Duration(frac * float64(period)).Truncate(schedulerTick)
+}
+
+// nodeSeed derives the per-node phase of firstProbeDelay from the host name.
+func nodeSeed() float64 {
+	name, _ := os.Hostname()
+	h := fnv.New64a()
+	h.Write([]byte(name))
+	return float64(h.Sum64()>>11) / (1 << 53)
 }
 
 // Key uniquely identifying container probes
@@ -196,11 +240,11 @@ func (m *manager) AddPod(ctx context.Context, pod *v1.Pod) {
 			if _, ok := m.workers[key]; ok {
 				logger.V(8).Info("Startup probe already exists for container",
 					"pod", klog.KObj(pod), "containerName", c.Name)
-				return
+				continue
 			}
 			w := newWorker(m, startup, pod, c)
 			m.workers[key] = w
-			go w.run(ctx)
+			w.start(ctx)
 		}
 
 		if c.ReadinessProbe != nil {
@@ -208,11 +252,11 @@ func (m *manager) AddPod(ctx context.Context, pod *v1.Pod) {
 			if _, ok := m.workers[key]; ok {
 				logger.V(8).Info("Readiness probe already exists for container",
 					"pod", klog.KObj(pod), "containerName", c.Name)
-				return
+				continue
 			}
 			w := newWorker(m, readiness, pod, c)
 			m.workers[key] = w
-			go w.run(ctx)
+			w.start(ctx)
 		}
 
 		if c.LivenessProbe != nil {
@@ -220,11 +264,11 @@ func (m *manager) AddPod(ctx context.Context, pod *v1.Pod) {
 			if _, ok := m.workers[key]; ok {
 				logger.V(8).Info("Liveness probe already exists for container",
 					"pod", klog.KObj(pod), "containerName", c.Name)
-				return
+				continue
 			}
 			w := newWorker(m, liveness, pod, c)
 			m.workers[key] = w
-			go w.run(ctx)
+			w.start(ctx)
 		}
 	}
 }
@@ -350,9 +394,7 @@ func (m *manager) UpdatePodStatus(ctx context.Context, pod *v1.Pod, podStatus *v
 			ready = !exists // no readinessProbe -> always ready
 			if exists {
 				// Trigger an immediate run of the readinessProbe to update ready state
-				select {
-				case w.manualTriggerCh <- struct{}{}:
-				default: // Non-blocking.
+				if !w.trigger() {
 					logger.Info("Failed to trigger a manual run", "probe", w.probeType.String())
 				}
 			}
@@ -405,9 +447,7 @@ func (m *manager) UpdatePodStatus(ctx context.Context, pod *v1.Pod, podStatus *v
 			ready = !exists // no readinessProbe -> always ready
 			if exists {
 				// Trigger an immediate run of the readinessProbe to update ready state
-				select {
-				case w.manualTriggerCh <- struct{}{}:
-				default: // Non-blocking.
+				if !w.trigger() {
 					logger.Info("Failed to trigger a manual run", "probe", w.probeType.String())
 				}
 			}
@@ -426,11 +466,15 @@ func (m *manager) getWorker(podUID types.UID, containerName string, probeType pr
 	return worker, ok
 }
 
-// Called by the worker after exiting.
-func (m *manager) removeWorker(podUID types.UID, containerName string, probeType probeType) {
+// Called by the worker after exiting. A worker removes only itself: AddPod may already have
+// replaced it with a new worker for the same key.
+func (m *manager) removeWorker(w *worker) {
 	m.workerLock.Lock()
 	defer m.workerLock.Unlock()
-	delete(m.workers, probeKey{podUID, containerName, probeType})
+	key := probeKey{w.pod.UID, w.container.Name, w.probeType}
+	if m.workers[key] == w {
+		delete(m.workers, key)
+	}
 }
 
 // workerCount returns the total number of probe workers. For testing.

@@ -18,7 +18,6 @@ package prober
 
 import (
 	"context"
-	"math/rand"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
@@ -32,16 +31,20 @@ import (
 	"k8s.io/kubernetes/pkg/kubelet/prober/results"
 )
 
-// worker handles the periodic probing of its assigned container. Each worker has a go-routine
-// associated with it which runs the probe loop until the container permanently terminates, or the
-// stop channel is closed. The worker uses the probe Manager's statusManager to get up-to-date
-// container IDs.
+// worker handles the periodic probing of its assigned container. The manager's scheduler runs the
+// worker's doProbe on a pool goroutine each time the probe is due, until the container permanently
+// terminates or the worker is stopped; between runs a worker holds no goroutine. The worker uses
+// the probe Manager's statusManager to get up-to-date container IDs.
 type worker struct {
-	// Channel for stopping the probe.
-	stopCh chan struct{}
+	// Scheduling state, guarded by the manager's scheduler.
+	sched workerSched
 
-	// Channel for triggering the probe manually.
-	manualTriggerCh chan struct{}
+	// The context the worker was started with, passed to every doProbe.
+	ctx context.Context
+
+	// Fields of the probe spec that were out of range and replaced by API defaults, logged once
+	// when the worker starts.
+	specFixes []string
 
 	// The pod containing this probe (read-only)
 	pod *v1.Pod
@@ -101,25 +104,27 @@ func newWorker(
 	container v1.Container) *worker {
 
 	w := &worker{
-		stopCh:          make(chan struct{}, 1), // Buffer so stop() can be non-blocking.
-		manualTriggerCh: make(chan struct{}, 1), // Buffer so prober_manager can do non-blocking calls to doProbe.
-		pod:             pod,
-		container:       container,
-		probeType:       probeType,
-		probeManager:    m,
+		pod:          pod,
+		container:    container,
+		probeType:    probeType,
+		probeManager: m,
 	}
 
+	// The prober reads the spec from w.container, so a sanitized copy goes there too.
 	switch probeType {
 	case readiness:
-		w.spec = container.ReadinessProbe
+		w.spec, w.specFixes = sanitizeProbe(container.ReadinessProbe)
+		w.container.ReadinessProbe = w.spec
 		w.resultsManager = m.readinessManager
 		w.initialValue = results.Failure
 	case liveness:
-		w.spec = container.LivenessProbe
+		w.spec, w.specFixes = sanitizeProbe(container.LivenessProbe)
+		w.container.LivenessProbe = w.spec
 		w.resultsManager = m.livenessManager
 		w.initialValue = results.Success
 	case startup:
-		w.spec = container.StartupProbe
+		w.spec, w.specFixes = sanitizeProbe(container.StartupProbe)
+		w.container.StartupProbe = w.spec
 		w.resultsManager = m.startupManager
 		w.initialValue = results.Unknown
 	}
@@ -154,60 +159,64 @@ func newWorker(
 	return w
 }
 
-// run periodically probes the container.
-func (w *worker) run(ctx context.Context) {
-	logger := klog.FromContext(ctx)
-	probeTickerPeriod := time.Duration(w.spec.PeriodSeconds) * time.Second
-
-	// If kubelet restarted the probes could be started in rapid succession.
-	// Let the worker wait for a random portion of tickerPeriod before probing.
-	// Do it only if the kubelet has started recently.
-	if probeTickerPeriod > time.Since(w.probeManager.start) {
-		time.Sleep(time.Duration(rand.Float64() * float64(probeTickerPeriod)))
+// start hands the worker to the manager's scheduler, which probes the container every period
+// until the worker stops. The first probe runs at once, except within one period of the kubelet's
+// start, when the manager spreads first probes over the period.
+func (w *worker) start(ctx context.Context) {
+	w.ctx = ctx
+	if len(w.specFixes) > 0 {
+		klog.FromContext(ctx).Info("Probe spec has values the API server would reject, using API defaults instead",
+			"probeType", w.probeType, "pod", klog.KObj(w.pod), "containerName", w.container.Name, "fixed", w.specFixes)
 	}
-
-	probeTicker := time.NewTicker(probeTickerPeriod)
-
-	defer func() {
-		// Clean up.
-		probeTicker.Stop()
-		if !w.containerID.IsEmpty() {
-			w.resultsManager.Remove(w.containerID)
-		}
-
-		w.probeManager.removeWorker(w.pod.UID, w.container.Name, w.probeType)
-		ProberResults.Delete(w.proberResultsSuccessfulMetricLabels)
-		ProberResults.Delete(w.proberResultsFailedMetricLabels)
-		ProberResults.Delete(w.proberResultsUnknownMetricLabels)
-		ProberDuration.Delete(w.proberDurationSuccessfulMetricLabels)
-		ProberDuration.Delete(w.proberDurationUnknownMetricLabels)
-	}()
-
-probeLoop:
-	for w.doProbe(ctx) {
-		// Wait for next probe tick.
-		select {
-		case <-w.stopCh:
-			break probeLoop
-		case <-probeTicker.C:
-			// continue
-		case <-w.manualTriggerCh:
-			// Updating the periodic timer to run the probe again at intervals of probeTickerPeriod
-			// starting from the moment a manual run occurs.
-			probeTicker.Reset(probeTickerPeriod)
-			logger.V(4).Info("Triggered Probe by manual run", "probeType", w.probeType, "pod", klog.KObj(w.pod), "podUID", w.pod.UID, "containerName", w.container.Name)
-			// continue
-		}
-	}
+	period := time.Duration(w.spec.PeriodSeconds) * time.Second
+	w.probeManager.scheduler.add(w, period, w.probeManager.firstProbeDelay(period))
 }
 
 // stop stops the probe worker. The worker handles cleanup and removes itself from its manager.
 // It is safe to call stop multiple times.
 func (w *worker) stop() {
-	select {
-	case w.stopCh <- struct{}{}:
-	default: // Non-blocking.
+	if w.probeManager == nil || w.probeManager.scheduler == nil {
+		return // Not a started worker.
 	}
+	w.probeManager.scheduler.stop(w)
+}
+
+// trigger asks for an immediate run of the probe that restarts its period. It reports false when
+// a manual run is already pending or the worker is not running, like upstream's non-blocking send
+// on its one-slot trigger channel.
+func (w *worker) trigger() bool {
+	if w.probeManager == nil || w.probeManager.scheduler == nil {
+		return false
+	}
+	return w.probeManager.scheduler.trigger(w)
+}
+
+// execute performs one scheduled action on the calling pool goroutine and reports whether the
+// worker keeps going.
+func (w *worker) execute(a action) (keepGoing bool) {
+	if a == actExit {
+		w.exit()
+		return false
+	}
+	if !w.doProbe(w.ctx) {
+		w.exit()
+		return false
+	}
+	return true
+}
+
+// exit cleans up after the worker, as upstream's worker loop does when it returns.
+func (w *worker) exit() {
+	if !w.containerID.IsEmpty() {
+		w.resultsManager.Remove(w.containerID)
+	}
+
+	w.probeManager.removeWorker(w)
+	ProberResults.Delete(w.proberResultsSuccessfulMetricLabels)
+	ProberResults.Delete(w.proberResultsFailedMetricLabels)
+	ProberResults.Delete(w.proberResultsUnknownMetricLabels)
+	ProberDuration.Delete(w.proberDurationSuccessfulMetricLabels)
+	ProberDuration.Delete(w.proberDurationUnknownMetricLabels)
 }
 
 // doProbe probes the container once and records the result.

@@ -610,8 +610,8 @@ func TestCleanUp(t *testing.T) {
 		key := probeKey{testPodUID, testContainerName, probeType}
 		w := newTestWorker(m, probeType, v1.Probe{})
 		m.statusManager.SetPodStatus(logger, w.pod, getTestRunningStatusWithStarted(probeType != startup))
-		go w.run(ctx)
 		m.workers[key] = w
+		w.start(ctx)
 
 		// Wait for worker to run.
 		condition := func() (bool, error) {

@@ -1,0 +1,287 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2034 # the PW_* settings are used by the sourcing scripts
+# Shared helpers for the hack/ scripts that turn pkg/ into a patch set against
+# pristine k8s.io/kubernetes and build/test the patched tree. Source it; do not
+# run it.
+#
+# Layout under _output/ (all throw-away, `make clean` removes it):
+#   pristine/kubernetes.git   bare repo, one root commit per imported release,
+#                             tagged pristine/<version>. A single repo (not one
+#                             per version) so `git am -3` can find the blobs a
+#                             patch was made against when moving to a new release.
+#   src/kubernetes-<version>-<flavor>
+#                             build trees (flavor: probewheel = pristine+patches,
+#                             stock = pristine), --shared clones of the above.
+#   bin/kubelet, bin/kubelet-stock
+
+set -euo pipefail
+shopt -s inherit_errexit
+
+PW_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+# The Kubernetes version lives in go.mod only; `make` exports it as KUBE_VERSION.
+KUBE_VERSION=${KUBE_VERSION:-$("${PW_ROOT}/hack/kube-version.sh")}
+if [[ ! ${KUBE_VERSION} =~ ^v1\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$ ]]; then
+  echo "hack/lib.sh: KUBE_VERSION '${KUBE_VERSION}' is not a k8s.io/kubernetes v1.X.Y version" >&2
+  exit 1
+fi
+export KUBE_VERSION
+# Staging modules (k8s.io/api, k8s.io/client-go, ...) are tagged v0.X.Y for kubernetes v1.X.Y.
+KUBE_STAGING_VERSION="v0.${KUBE_VERSION#v1.}"
+# "1", "36": what upstream's release builds stamp into gitMajor/gitMinor.
+KUBE_MAJOR=${KUBE_VERSION#v}
+KUBE_MAJOR=${KUBE_MAJOR%%.*}
+KUBE_MINOR=${KUBE_VERSION#v*.}
+KUBE_MINOR=${KUBE_MINOR%%.*}
+
+# Fork release number: the ONE place it is defined. Bump it when the patch set
+# changes on an unchanged Kubernetes version; reset it to 1 on a version bump.
+PROBEWHEEL_RELEASE=1
+PW_FORK_VERSION="${KUBE_VERSION}-probewheel.${PROBEWHEEL_RELEASE}"
+
+PW_OUTPUT=${PW_OUTPUT:-${PW_ROOT}/_output}
+# Overridable so tests running in a scratch copy can share the imported trees.
+PW_PRISTINE_GIT=${PW_PRISTINE_GIT:-${PW_OUTPUT}/pristine/kubernetes.git}
+PW_PATCHES_DIR=${PW_ROOT}/patches
+PW_MODULE=$(awk '$1 == "module" {print $2; exit}' "${PW_ROOT}/go.mod")
+PW_UPSTREAM_MODULE=k8s.io/kubernetes
+# Everything under this directory goes into the first patch; every other
+# directory under pkg/ gets a small patch of its own.
+PW_PRIMARY_DIR=pkg/kubelet/prober
+# Marks a partial copy of an upstream file that only compiles inside the
+# kubernetes tree; stripped (with the blank line after it) when exported.
+# `ignore` keeps the file out of `go mod tidy` too, which otherwise enables
+# every custom build tag and would pull the overlay's imports (cadvisor, ...)
+# into our go.mod. The bare form is accepted, with a warning.
+PW_OVERLAY_TAG='//go:build ignore && probewheel_overlay'
+PW_OVERLAY_TAG_BARE='//go:build probewheel_overlay'
+
+# Fixed identity and dates: the same pkg/ must always produce byte-identical
+# patches/ (and the same commit ids in the build tree), whoever runs it, whenever.
+PW_PATCH_AUTHOR_NAME='probewheel maintainers'
+PW_PATCH_AUTHOR_EMAIL='maintainers@probewheel.invalid'
+PW_PATCH_DATE='2026-01-01T00:00:00+0000'
+PW_BUILD_DATE='2026-01-01T00:00:00Z' # the same instant, in buildDate's format
+
+# Make every git call independent of the caller's ~/.gitconfig and /etc/gitconfig
+# (signing, diff.noprefix, format.signature, ... would change the output).
+export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
+export GIT_AUTHOR_NAME=${PW_PATCH_AUTHOR_NAME} GIT_AUTHOR_EMAIL=${PW_PATCH_AUTHOR_EMAIL}
+export GIT_COMMITTER_NAME=${PW_PATCH_AUTHOR_NAME} GIT_COMMITTER_EMAIL=${PW_PATCH_AUTHOR_EMAIL}
+export GIT_AUTHOR_DATE=${PW_PATCH_DATE} GIT_COMMITTER_DATE=${PW_PATCH_DATE}
+# The pristine tree has no staging/ and we never want a go.work to leak in.
+export GOWORK=off
+
+pw::log() { echo "+++ $*" >&2; }
+pw::die() {
+  echo "!!! $*" >&2
+  exit 1
+}
+
+# pw::pgit runs git against the pristine repo.
+pw::pgit() { git --git-dir="${PW_PRISTINE_GIT}" "$@"; }
+
+# pw::module_dir prints the module cache directory of k8s.io/kubernetes@$1,
+# downloading it through the module proxy if needed. Runs outside our module
+# so that looking up another version never touches our go.mod/go.sum.
+pw::module_dir() {
+  local version=$1 json dir
+  json=$(cd / && GOFLAGS=-mod=mod go mod download -json "${PW_UPSTREAM_MODULE}@${version}") ||
+    pw::die "go mod download ${PW_UPSTREAM_MODULE}@${version} failed: ${json}"
+  dir=$(sed -n 's/^[[:space:]]*"Dir": "\(.*\)",\{0,1\}$/\1/p' <<<"${json}")
+  [[ -n ${dir} && -d ${dir} ]] || pw::die "no module directory for ${PW_UPSTREAM_MODULE}@${version}: ${json}"
+  echo "${dir}"
+}
+
+# pw::module_sum prints the h1: hash of the k8s.io/kubernetes@$1 module zip.
+pw::module_sum() {
+  (cd / && GOFLAGS=-mod=mod go mod download -json "${PW_UPSTREAM_MODULE}@$1") |
+    sed -n 's/^[[:space:]]*"Sum": "\(.*\)",\{0,1\}$/\1/p'
+}
+
+# pw::pristine_ref prints the ref under which release $1 is imported.
+pw::pristine_ref() { echo "refs/tags/pristine/${1:-${KUBE_VERSION}}"; }
+
+# pw::ensure_pristine [version] imports the k8s.io/kubernetes module zip
+# (the exact bytes `go mod download` verified against sum.golang.org) as one
+# commit, once, and prints its commit id. Takes seconds once imported.
+pw::ensure_pristine() {
+  local version=${1:-${KUBE_VERSION}} ref commit
+  ref=$(pw::pristine_ref "${version}")
+  if commit=$(pw::pgit rev-parse -q --verify "${ref}^{commit}" 2>/dev/null); then
+    echo "${commit}"
+    return 0
+  fi
+  mkdir -p "$(dirname "${PW_PRISTINE_GIT}")"
+  (
+    # Serialise concurrent imports (make -j, verify racing build).
+    exec 9>"${PW_PRISTINE_GIT}.lock"
+    flock 9
+    if pw::pgit rev-parse -q --verify "${ref}^{commit}" >/dev/null 2>&1; then
+      exit 0
+    fi
+    if [[ ! -d ${PW_PRISTINE_GIT} ]]; then
+      git init -q --bare "${PW_PRISTINE_GIT}"
+      # Store files byte for byte: the in-tree .gitattributes (text=auto eol=lf)
+      # must not normalise anything on import; info/attributes wins over it.
+      printf '* -text\n' >"${PW_PRISTINE_GIT}/info/attributes"
+    fi
+    local moddir sum index tree
+    moddir=$(pw::module_dir "${version}")
+    sum=$(pw::module_sum "${version}")
+    pw::log "importing pristine ${PW_UPSTREAM_MODULE}@${version} from ${moddir}"
+    # A private index and the read-only module cache dir as work tree: no copy.
+    index=$(mktemp "${PW_PRISTINE_GIT}/import-index.XXXXXX")
+    rm -f "${index}"
+    GIT_INDEX_FILE=${index} pw::pgit --work-tree="${moddir}" add -A -f .
+    tree=$(GIT_INDEX_FILE=${index} pw::pgit write-tree)
+    rm -f "${index}"
+    commit=$(printf 'pristine %s %s\n\nThe Go module zip of %s@%s, imported verbatim\n(module sum %s). It has no staging/ and no vendor/.\n' \
+      "${PW_UPSTREAM_MODULE}" "${version}" "${PW_UPSTREAM_MODULE}" "${version}" "${sum}" |
+      pw::pgit commit-tree "${tree}")
+    pw::pgit update-ref "${ref}" "${commit}"
+  )
+  pw::pgit rev-parse --verify "${ref}^{commit}"
+}
+
+# pw::package_dir <path>: the Go package directory a pkg/ file belongs to.
+pw::package_dir() {
+  if [[ $1 == */testdata/* ]]; then
+    echo "${1%%/testdata/*}"
+  else
+    dirname "$1"
+  fi
+}
+
+# pw::group_of <path>: which patch a pkg/ file goes into (its directory, or
+# PW_PRIMARY_DIR for anything below that).
+pw::group_of() {
+  if [[ $1 == "${PW_PRIMARY_DIR}"/* ]]; then
+    echo "${PW_PRIMARY_DIR}"
+  else
+    pw::package_dir "$1"
+  fi
+}
+
+# pw::is_overlay <file>: the overlay build constraint appears before `package`.
+pw::is_overlay() {
+  awk -v tag="${PW_OVERLAY_TAG}" -v bare="${PW_OVERLAY_TAG_BARE}" '
+    /^package[[:space:]]/ { exit }
+    $0 == tag || $0 == bare { found = 1; exit }
+    END { exit !found }' "$1"
+}
+
+# pw::scan_pkg lists what pkg/ exports (see hack/update-patches.sh):
+#   PW_FILES      *.go files and testdata/ files, sorted, relative to PW_ROOT
+#   PW_OURS       the same as a set
+#   PW_OVERLAY    the set of overlay files
+#   PW_FULL_DIRS  the set of directories mirrored fully (a non-overlay .go file)
+pw::scan_pkg() {
+  PW_FILES=()
+  declare -gA PW_OURS=() PW_OVERLAY=() PW_FULL_DIRS=()
+  if [[ -d ${PW_ROOT}/pkg ]]; then
+    mapfile -t PW_FILES < <(cd "${PW_ROOT}" && find pkg -type f \( -name '*.go' -o -path '*/testdata/*' \) | LC_ALL=C sort)
+  fi
+  local f
+  for f in "${PW_FILES[@]}"; do
+    PW_OURS[${f}]=1
+    if [[ ${f} == *.go && ${f} != */testdata/* ]]; then
+      if pw::is_overlay "${PW_ROOT}/${f}"; then
+        PW_OVERLAY[${f}]=1
+      else
+        PW_FULL_DIRS[$(dirname "${f}")]=1
+      fi
+    fi
+  done
+}
+
+# pw::patch_files prints patches/*.patch (or those of dir $1) in apply order.
+pw::patch_files() {
+  local dir=${1:-${PW_PATCHES_DIR}}
+  find "${dir}" -maxdepth 1 -type f -name '*.patch' -print 2>/dev/null | LC_ALL=C sort
+}
+
+# pw::tree_dir <flavor> prints the stable path of a build tree.
+pw::tree_dir() { echo "${PW_OUTPUT}/src/kubernetes-${KUBE_VERSION}-$1"; }
+
+# pw::prepare_tree <probewheel|stock> makes the build tree of the flavor ready
+# and sets PW_TREE to its path: pristine $KUBE_VERSION, plus `git am
+# patches/*.patch` for probewheel, with go.mod pointed at the released staging
+# modules. The tree is redone only when its inputs (version, patches, this
+# file) change, so a warm call takes a second. The caller keeps a shared lock
+# on the tree until it exits: a build and a test run can share the tree, but
+# nobody re-prepares it under a running build.
+# Not to be called in $(...): the lock would die with the subshell.
+pw::prepare_tree() {
+  local flavor=$1 dir base stamp want lockfd
+  case ${flavor} in probewheel | stock) ;; *) pw::die "unknown flavor ${flavor}" ;; esac
+  dir=$(pw::tree_dir "${flavor}")
+  base=$(pw::ensure_pristine "${KUBE_VERSION}")
+  want=$(
+    {
+      echo "${flavor} ${KUBE_VERSION} ${PW_FORK_VERSION} ${base}"
+      cat "${PW_ROOT}/hack/lib.sh"
+      if [[ ${flavor} == probewheel ]]; then
+        local p
+        while read -r p; do
+          cat "${p}"
+        done < <(pw::patch_files "${PW_PATCHES_DIR}")
+      fi
+    } | sha256sum | cut -d' ' -f1
+  )
+  stamp=${dir}/.git/probewheel-stamp
+  mkdir -p "$(dirname "${dir}")"
+  exec {lockfd}>"${dir}.lock"
+  flock -s "${lockfd}"
+  if [[ -f ${stamp} && $(<"${stamp}") == "${want}" ]]; then
+    PW_TREE=${dir}
+    return 0
+  fi
+  flock -u "${lockfd}"
+  flock -x "${lockfd}"
+  if [[ ! -f ${stamp} || $(<"${stamp}") != "${want}" ]]; then
+    pw::log "preparing ${flavor} tree ${dir}"
+    (
+      rm -f "${stamp}"
+      if [[ ! -d ${dir}/.git ]]; then
+        rm -rf "${dir}"
+        # --shared: borrow the pristine objects instead of copying them.
+        git clone -q --shared --no-checkout "${PW_PRISTINE_GIT}" "${dir}"
+      fi
+      cd "${dir}"
+      git am --abort >/dev/null 2>&1 || true
+      git checkout -q -f --detach "${base}"
+      git clean -q -ffdx
+      if [[ ${flavor} == probewheel ]]; then
+        local -a patches
+        mapfile -t patches < <(pw::patch_files "${PW_PATCHES_DIR}")
+        if ((${#patches[@]} > 0)); then
+          # --committer-date-is-author-date: with the fixed dates above the
+          # resulting commit ids (stamped as gitCommit) are reproducible.
+          git am -q --committer-date-is-author-date "${patches[@]}" || {
+            git am --abort >/dev/null 2>&1 || true
+            pw::die "patches/ does not apply to pristine ${KUBE_VERSION}; run hack/verify-patches.sh"
+          }
+        fi
+      fi
+      pw::use_released_staging go.mod
+      # go.work lists ./staging/src/... which the module zip does not have.
+      rm -f go.work go.work.sum
+      echo "${want}" >"${stamp}"
+    )
+  fi
+  flock -s "${lockfd}"
+  PW_TREE=${dir}
+}
+
+# pw::use_released_staging <go.mod> rewrites the replace directives
+# `k8s.io/X => ./staging/src/k8s.io/X` to the released `k8s.io/X v0.Y.Z`: the
+# module zip does not contain staging/, the module proxy has every staging
+# module at the matching v0.Y.Z tag.
+pw::use_released_staging() {
+  local gomod=$1
+  sed -E -i "s#^([[:space:]]*)(k8s\.io/[^[:space:]]+)[[:space:]]+=>[[:space:]]+\./staging/src/k8s\.io/[^[:space:]]+[[:space:]]*\$#\1\2 => \2 ${KUBE_STAGING_VERSION}#" "${gomod}"
+  if grep -q '=> \./staging/' "${gomod}"; then
+    pw::die "${gomod}: unexpected staging replace left after rewrite"
+  fi
+}

@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# Regenerates patches/ (`make patches`): the contents of pkg/ expressed as a
+# `git format-patch` series against pristine k8s.io/kubernetes $KUBE_VERSION.
+#
+# Every file under pkg/ mirrors the same path in k8s.io/kubernetes. Exported:
+# *.go files and testdata/ trees (docs such as UPSTREAM_TESTS.md stay here).
+#  - Import paths github.com/probewheel/probewheel/pkg/... become
+#    k8s.io/kubernetes/pkg/... (and such files are re-gofmt'ed, which re-sorts
+#    the imports).
+#  - A .go file carrying the line `//go:build ignore && probewheel_overlay`
+#    (or just `//go:build probewheel_overlay`) is an overlay: a modified copy
+#    of an upstream file that only compiles in the kubernetes tree. The line
+#    and the blank line after it are dropped on export.
+#  - A directory holding at least one non-overlay .go file is mirrored fully:
+#    upstream .go files directly in it that pkg/ does not have are deleted (and
+#    its testdata/ is mirrored too if pkg/ has one). Subdirectories are never
+#    touched unless pkg/ has files in them, so prober/results and
+#    prober/testing stay upstream's.
+#
+# One commit per group, in this order: everything under pkg/kubelet/prober,
+# then one small commit per other directory. Commit messages are read from
+# hack/patch-messages/<dir with / replaced by ->.txt (subject line, blank
+# line, body). Identity and dates are fixed (hack/lib.sh), so the same pkg/
+# always yields byte-identical patches.
+#
+# Usage: hack/update-patches.sh [--output DIR] [--tree-file FILE]
+#   --output DIR      write the series there instead of patches/ (verify uses it)
+#   --tree-file FILE  also write the git tree id of pristine+series to FILE
+set -euo pipefail
+# shellcheck source=hack/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+out=${PW_PATCHES_DIR}
+tree_file=
+while (($# > 0)); do
+  case $1 in
+    --output) out=$2 && shift 2 ;;
+    --tree-file) tree_file=$2 && shift 2 ;;
+    -h | --help) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0" && exit 0 ;;
+    *) pw::die "unknown argument $1 (see --help)" ;;
+  esac
+done
+
+base=$(pw::ensure_pristine "${KUBE_VERSION}")
+
+work=$(mktemp -d)
+trap 'rm -rf "${work}"' EXIT
+# A private index and a throw-away object store layered over the pristine
+# one: regenerating never writes to the shared repo, so verify can run while
+# a build uses it, and nothing accumulates there.
+mkdir -p "${work}/objects"
+export GIT_INDEX_FILE=${work}/index
+export GIT_OBJECT_DIRECTORY=${work}/objects
+export GIT_ALTERNATE_OBJECT_DIRECTORIES=${PW_PRISTINE_GIT}/objects
+pw::pgit read-tree "${base}"
+
+cd "${PW_ROOT}"
+
+module_re=${PW_MODULE//./\\.}
+
+# export_go <file>: prints the file as it must look in the kubernetes tree.
+export_go() {
+  local f=$1 text
+  if [[ -n $2 ]] && grep -qx -e "${PW_OVERLAY_TAG_BARE}" "${f}"; then
+    pw::log "warning: ${f}: write '${PW_OVERLAY_TAG}' so that go mod tidy ignores the file"
+  fi
+  text=$(awk -v tag="${PW_OVERLAY_TAG}" -v bare="${PW_OVERLAY_TAG_BARE}" -v overlay="$2" '
+    overlay && !done && ($0 == tag || $0 == bare) { done = 1; skip = 1; next }
+    skip { skip = 0; if ($0 ~ /^[[:space:]]*$/) next }
+    { print }' "${f}"; echo x)
+  text=${text%x} # keep trailing newlines exactly as they are
+  if grep -q "${module_re}/pkg/" <<<"${text}"; then
+    # Import order changes with the path, so let gofmt re-sort the imports.
+    text=$(gofmt <<<"${text//"${PW_MODULE}"\/pkg\//${PW_UPSTREAM_MODULE}/pkg/}") ||
+      pw::die "${f}: gofmt failed after rewriting import paths"
+    text+=$'\n'
+  fi
+  if grep -q "${module_re}" <<<"${text}"; then
+    pw::die "${f} refers to ${PW_MODULE} outside pkg/; only pkg/ exists upstream"
+  fi
+  printf '%s' "${text}"
+}
+
+pw::scan_pkg
+declare -A groups=()
+for f in "${PW_FILES[@]}"; do
+  groups[$(pw::group_of "${f}")]=1
+done
+
+ordered_groups=()
+if [[ -n ${groups[${PW_PRIMARY_DIR}]:-} ]]; then
+  ordered_groups+=("${PW_PRIMARY_DIR}")
+fi
+while read -r g; do
+  if [[ -n ${g} && ${g} != "${PW_PRIMARY_DIR}" ]]; then
+    ordered_groups+=("${g}")
+  fi
+done < <(printf '%s\n' "${!groups[@]}" | LC_ALL=C sort)
+
+zero=0000000000000000000000000000000000000000
+head=${base}
+for g in "${ordered_groups[@]}"; do
+  {
+    for f in "${PW_FILES[@]}"; do
+      [[ $(pw::group_of "${f}") == "${g}" ]] || continue
+      mode=100644
+      if [[ -x ${f} ]]; then
+        mode=100755
+      fi
+      if [[ ${f} == *.go && ${f} != */testdata/* ]]; then
+        blob=$(export_go "${f}" "${PW_OVERLAY[${f}]:-}" | pw::pgit hash-object -w --stdin)
+      else
+        blob=$(pw::pgit hash-object -w -- "${f}")
+      fi
+      printf '%s %s\t%s\n' "${mode}" "${blob}" "${f}"
+    done
+    # Upstream files that a fully mirrored directory of this group lacks.
+    for d in "${!PW_FULL_DIRS[@]}"; do
+      [[ $(pw::group_of "${d}/x.go") == "${g}" ]] || continue
+      while read -r p; do
+        if [[ ${p} == *.go && -z ${PW_OURS[${p}]:-} ]]; then
+          printf '0 %s\t%s\n' "${zero}" "${p}"
+        fi
+      done < <(pw::pgit ls-tree --name-only "${base}" -- "${d}/")
+      if [[ -d ${d}/testdata ]]; then
+        while read -r p; do
+          if [[ -z ${PW_OURS[${p}]:-} ]]; then
+            printf '0 %s\t%s\n' "${zero}" "${p}"
+          fi
+        done < <(pw::pgit ls-tree -r --name-only "${base}" -- "${d}/testdata/")
+      fi
+    done
+  } | pw::pgit update-index --index-info
+
+  tree=$(pw::pgit write-tree)
+  if [[ ${tree} == "$(pw::pgit rev-parse "${head}^{tree}")" ]]; then
+    pw::log "${g}: identical to upstream ${KUBE_VERSION}, no patch"
+    continue
+  fi
+  msg=hack/patch-messages/${g//\//-}.txt
+  if [[ -f ${msg} ]]; then
+    message=$(git stripspace <"${msg}")
+  else
+    pw::log "warning: ${msg} missing, using a placeholder commit message"
+    message=$(printf '%s: carry probewheel changes\n\nPlaceholder: describe this change in %s.\n' "${g#pkg/}" "${msg}")
+  fi
+  subject=${message%%$'\n'*}
+  ((${#subject} <= 72)) || pw::log "warning: ${msg}: subject longer than 72 characters"
+  head=$(pw::pgit commit-tree "${tree}" -p "${head}" <<<"${message}")
+done
+
+mkdir -p "${out}"
+find "${out}" -maxdepth 1 -type f \( -name '*.patch' -o -name README.md \) -delete
+if [[ ${head} != "${base}" ]]; then
+  # --zero-commit/--no-signature/--full-index: nothing in the output depends on
+  # commit ids, the git version or the repo's abbreviation length.
+  pw::pgit format-patch -q --zero-commit --no-signature --full-index --no-renames \
+    --diff-algorithm=myers -o "${out}" "${base}..${head}"
+fi
+
+{
+  echo "# patches/ — generated by hack/update-patches.sh, do not edit"
+  echo
+  echo "The probewheel prober as a patch series against pristine"
+  echo "k8s.io/kubernetes ${KUBE_VERSION} (Go module zip, $(pw::module_sum "${KUBE_VERSION}"));"
+  echo "fork version ${PW_FORK_VERSION}. Apply in a kubernetes ${KUBE_VERSION} checkout:"
+  echo
+  echo "    git am /path/to/probewheel/patches/*.patch"
+  echo
+  mapfile -t series < <(pw::patch_files "${out}")
+  if ((${#series[@]} == 0)); then
+    echo "The series is empty: pkg/ is identical to upstream."
+  else
+    for p in "${series[@]}"; do
+      echo "- $(basename "${p}")"
+    done
+  fi
+} >"${out}/README.md"
+
+if [[ -n ${tree_file} ]]; then
+  pw::pgit rev-parse "${head}^{tree}" >"${tree_file}"
+fi
+pw::log "wrote ${#series[@]} patch(es) against ${KUBE_VERSION} to ${out}"

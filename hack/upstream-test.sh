@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Runs upstream's own, unmodified test suites in the patched kubernetes tree
+# (`make upstream-test`): the packages around the prober that use it, plus the
+# prober packages themselves (whose tests are ours, as carried by patches/).
+# Prints per-package and total counts of tests run/passed/failed/skipped and
+# the wall time; the raw `go test -json` stream is kept under _output/.
+#
+#   hack/upstream-test.sh            patched tree (pristine + patches/)
+#   hack/upstream-test.sh --stock    the same suites on pristine, for comparison
+#
+# UPSTREAM_TEST_PKGS overrides the package list, UPSTREAM_TEST_FLAGS adds
+# go test flags (e.g. -race; default none).
+set -euo pipefail
+shopt -s inherit_errexit
+# shellcheck source=hack/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+flavor=probewheel
+case ${1:-} in
+  "") ;;
+  --stock) flavor=stock ;;
+  *) pw::die "usage: $0 [--stock]" ;;
+esac
+read -ra pkgs <<<"${UPSTREAM_TEST_PKGS:-./pkg/kubelet/prober/... ./pkg/kubelet ./pkg/kubelet/server}"
+read -ra flags <<<"${UPSTREAM_TEST_FLAGS:-}"
+
+pw::prepare_tree "${flavor}"
+cd "${PW_TREE}"
+
+log_dir=${PW_OUTPUT}/upstream-test
+mkdir -p "${log_dir}"
+json=${log_dir}/${flavor}-${KUBE_VERSION}.json
+pw::log "go test ${flags[*]} ${pkgs[*]} in ${PW_TREE}"
+start=${SECONDS}
+rc=0
+# -mod=mod: see hack/build-kubelet.sh. -count=1: always run, never replay the
+# test cache, so the counts and the time are real.
+go test -mod=mod -count=1 -json "${flags[@]}" "${pkgs[@]}" >"${json}" || rc=$?
+wall=$((SECONDS - start))
+
+# Count from the JSON events (field order is fixed by cmd/test2json, and the
+# values we read contain no quotes). A subtest is a Test with a "/" in it.
+awk -v wall="${wall}" -v flavor="${flavor}" -v version="${KUBE_VERSION}" '
+  function field(name,    re) {
+    re = "\"" name "\":\"[^\"]*\""
+    if (!match($0, re)) return ""
+    return substr($0, RSTART + length(name) + 4, RLENGTH - length(name) - 5)
+  }
+  {
+    a = field("Action"); p = field("Package"); t = field("Test")
+    if (a != "pass" && a != "fail" && a != "skip") next
+    if (p == "") next
+    if (!(p in seen)) { seen[p] = 1; order[++n] = p }
+    if (t == "") {
+      result[p] = a
+      if (match($0, /"Elapsed":[0-9.]+/)) elapsed[p] = substr($0, RSTART + 10, RLENGTH - 10)
+      next
+    }
+    kind = index(t, "/") ? "sub" : "top"
+    count[p, kind, a]++
+    total[kind, a]++
+    if (a == "fail" && kind == "top") failed[++nf] = p "." t
+  }
+  END {
+    printf "\nupstream test suites, %s tree, k8s.io/kubernetes %s\n", flavor, version
+    printf "%-46s %7s %7s %7s %7s %9s %6s %8s\n", "package", "tests", "passed", "failed", "skipped", "subtests", "result", "time"
+    for (i = 1; i <= n; i++) {
+      p = order[i]
+      run = count[p, "top", "pass"] + count[p, "top", "fail"] + count[p, "top", "skip"]
+      subs = count[p, "sub", "pass"] + count[p, "sub", "fail"] + count[p, "sub", "skip"]
+      printf "%-46s %7d %7d %7d %7d %9d %6s %7.1fs\n", substr(p, 1, 46), run, count[p, "top", "pass"], count[p, "top", "fail"], count[p, "top", "skip"], subs, toupper(result[p]), elapsed[p]
+    }
+    run = total["top", "pass"] + total["top", "fail"] + total["top", "skip"]
+    subs = total["sub", "pass"] + total["sub", "fail"] + total["sub", "skip"]
+    printf "%-46s %7d %7d %7d %7d %9d\n", "total", run, total["top", "pass"], total["top", "fail"], total["top", "skip"], subs
+    printf "subtests: %d passed, %d failed, %d skipped\n", total["sub", "pass"], total["sub", "fail"], total["sub", "skip"]
+    for (i = 1; i <= nf && i <= 30; i++) printf "FAILED %s\n", failed[i]
+    printf "wall time %dm%02ds\n", wall / 60, wall % 60
+  }' "${json}"
+echo "raw events: ${json}"
+if ((rc != 0)); then
+  # Build failures have no test events; show go test's own messages.
+  grep -o '"Output":"[^"]*\(FAIL\|cannot\|undefined\|error\)[^"]*"' "${json}" | head -n 20 >&2 || true
+  pw::die "go test failed (exit ${rc})"
+fi

@@ -58,9 +58,26 @@ type scheduler struct {
 	// earlier timer kicks the loop.
 	armed int64
 	kick  chan struct{}
+	// idle executors, most recently parked last.
+	idle    []*executor
+	maxIdle int
 	// Buffers the loop reuses.
 	fired   []*wheelTimer
 	started []*worker
+}
+
+// executor is a goroutine that runs what the scheduler hands it. Executors
+// park when idle (up to maxIdle of them) instead of exiting, because a
+// goroutine's stack has to grow to doProbe's depth: a fresh goroutine per
+// run spent a quarter of the prober's CPU in runtime.copystack.
+type executor struct {
+	work chan runItem // capacity 1: a hand-over never blocks the scheduler
+}
+
+// runItem is a hand-over to an executor; the zero value retires it.
+type runItem struct {
+	w *worker
+	a action
 }
 
 // schedulerTick is the wheel's resolution. Runs start within one tick plus
@@ -116,6 +133,7 @@ func newScheduler(clk clock.Clock, limits poolLimits, m schedulerMetrics) *sched
 		metrics: m,
 		wheel:   newTimingWheel(0),
 		pool:    pool{limits: limits},
+		maxIdle: limits.fast,
 		armed:   noWake,
 		kick:    make(chan struct{}, 1),
 	}
@@ -251,7 +269,7 @@ func (s *scheduler) dispatch(w *worker, now time.Duration) {
 		l = slowLane
 	}
 	if s.pool.acquire(w, l, now) {
-		go s.run(w, s.begin(w, now))
+		s.spawn(w, s.begin(w, now))
 		return
 	}
 	ws.state = stateQueued
@@ -274,13 +292,46 @@ func (s *scheduler) begin(w *worker, now time.Duration) action {
 	return actProbe
 }
 
-// run executes w's action and then whatever the pool hands over, on the
-// calling goroutine.
-func (s *scheduler) run(w *worker, a action) {
-	for w != nil {
-		keepGoing := w.execute(a)
-		w, a = s.finish(w, a, keepGoing)
+// spawn runs w's action on an idle executor, or on a new one.
+func (s *scheduler) spawn(w *worker, a action) {
+	if n := len(s.idle); n > 0 {
+		e := s.idle[n-1]
+		s.idle[n-1] = nil
+		s.idle = s.idle[:n-1]
+		e.work <- runItem{w, a}
+		return
 	}
+	go s.execute(&executor{work: make(chan runItem, 1)}, w, a)
+}
+
+// execute is an executor's goroutine: it runs w's action and whatever the
+// pool hands over after it, then parks until spawn hands it more.
+func (s *scheduler) execute(e *executor, w *worker, a action) {
+	for {
+		for w != nil {
+			keepGoing := w.execute(a)
+			w, a = s.finish(w, a, keepGoing)
+		}
+		if !s.park(e) {
+			return
+		}
+		item := <-e.work
+		if item.w == nil {
+			return // retired
+		}
+		w, a = item.w, item.a
+	}
+}
+
+// park lists e as idle, or reports false if it should exit instead.
+func (s *scheduler) park(e *executor) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.workers == 0 || len(s.idle) >= s.maxIdle {
+		return false
+	}
+	s.idle = append(s.idle, e)
+	return true
 }
 
 // finish accounts for a completed run of w: it frees w's slot, files w's
@@ -344,7 +395,7 @@ func (s *scheduler) startDemoted(now time.Duration) {
 	for i, w := range s.started {
 		s.metrics.inFlight(fastLane, -1)
 		s.metrics.inFlight(slowLane, 1)
-		go s.run(w, s.begin(w, now))
+		s.spawn(w, s.begin(w, now))
 		s.started[i] = nil
 	}
 }
@@ -364,6 +415,11 @@ func (s *scheduler) loop() {
 		if s.workers == 0 {
 			s.looping = false
 			s.armed = noWake
+			for i, e := range s.idle {
+				e.work <- runItem{}
+				s.idle[i] = nil
+			}
+			s.idle = s.idle[:0]
 			s.mu.Unlock()
 			return
 		}

@@ -74,16 +74,32 @@ type worker struct {
 
 	// If set, skip probing.
 	onHold bool
+}
 
-	// proberResultsMetricLabels holds the labels attached to this worker
-	// for the ProberResults metric by result.
-	proberResultsSuccessfulMetricLabels metrics.Labels
-	proberResultsFailedMetricLabels     metrics.Labels
-	proberResultsUnknownMetricLabels    metrics.Labels
-	// proberDurationMetricLabels holds the labels attached to this worker
-	// for the ProberDuration metric by result.
-	proberDurationSuccessfulMetricLabels metrics.Labels
-	proberDurationUnknownMetricLabels    metrics.Labels
+// The label values of a worker's ProberResults and ProberDuration series are the pod's and
+// container's own strings. Upstream keeps five prebuilt label maps per worker (~1.7 KB, more than
+// the rest of the worker); the maps are built only to delete the series when the worker exits.
+
+func (w *worker) proberResultsLabelValues(result string) []string {
+	return []string{w.probeType.String(), result, w.container.Name, w.pod.Name, w.pod.Namespace, string(w.pod.UID)}
+}
+
+func (w *worker) proberDurationLabelValues() []string {
+	return []string{w.probeType.String(), w.container.Name, w.pod.Name, w.pod.Namespace}
+}
+
+// The label names of ProberResults and ProberDuration, in their declared order.
+var (
+	proberResultsLabelNames  = []string{"probe_type", "result", "container", "pod", "namespace", "pod_uid"}
+	proberDurationLabelNames = []string{"probe_type", "container", "pod", "namespace"}
+)
+
+func zipLabels(names, values []string) metrics.Labels {
+	labels := make(metrics.Labels, len(names))
+	for i, name := range names {
+		labels[name] = values[i]
+	}
+	return labels
 }
 
 // isInitContainer checks if the worker's container is in the pod's init containers
@@ -128,33 +144,6 @@ func newWorker(
 		w.resultsManager = m.startupManager
 		w.initialValue = results.Unknown
 	}
-
-	basicMetricLabels := metrics.Labels{
-		"probe_type": w.probeType.String(),
-		"container":  w.container.Name,
-		"pod":        w.pod.Name,
-		"namespace":  w.pod.Namespace,
-		"pod_uid":    string(w.pod.UID),
-	}
-
-	proberDurationLabels := metrics.Labels{
-		"probe_type": w.probeType.String(),
-		"container":  w.container.Name,
-		"pod":        w.pod.Name,
-		"namespace":  w.pod.Namespace,
-	}
-
-	w.proberResultsSuccessfulMetricLabels = deepCopyPrometheusLabels(basicMetricLabels)
-	w.proberResultsSuccessfulMetricLabels["result"] = probeResultSuccessful
-
-	w.proberResultsFailedMetricLabels = deepCopyPrometheusLabels(basicMetricLabels)
-	w.proberResultsFailedMetricLabels["result"] = probeResultFailed
-
-	w.proberResultsUnknownMetricLabels = deepCopyPrometheusLabels(basicMetricLabels)
-	w.proberResultsUnknownMetricLabels["result"] = probeResultUnknown
-
-	w.proberDurationSuccessfulMetricLabels = deepCopyPrometheusLabels(proberDurationLabels)
-	w.proberDurationUnknownMetricLabels = deepCopyPrometheusLabels(proberDurationLabels)
 
 	return w
 }
@@ -212,11 +201,10 @@ func (w *worker) exit() {
 	}
 
 	w.probeManager.removeWorker(w)
-	ProberResults.Delete(w.proberResultsSuccessfulMetricLabels)
-	ProberResults.Delete(w.proberResultsFailedMetricLabels)
-	ProberResults.Delete(w.proberResultsUnknownMetricLabels)
-	ProberDuration.Delete(w.proberDurationSuccessfulMetricLabels)
-	ProberDuration.Delete(w.proberDurationUnknownMetricLabels)
+	for _, result := range []string{probeResultSuccessful, probeResultFailed, probeResultUnknown} {
+		ProberResults.Delete(zipLabels(proberResultsLabelNames, w.proberResultsLabelValues(result)))
+	}
+	ProberDuration.Delete(zipLabels(proberDurationLabelNames, w.proberDurationLabelValues()))
 }
 
 // doProbe probes the container once and records the result.
@@ -363,13 +351,13 @@ func (w *worker) doProbe(ctx context.Context) (keepGoing bool) {
 
 	switch result {
 	case results.Success:
-		ProberResults.With(w.proberResultsSuccessfulMetricLabels).Inc()
-		ProberDuration.With(w.proberDurationSuccessfulMetricLabels).Observe(time.Since(startTime).Seconds())
+		ProberResults.WithLabelValues(w.proberResultsLabelValues(probeResultSuccessful)...).Inc()
+		ProberDuration.WithLabelValues(w.proberDurationLabelValues()...).Observe(time.Since(startTime).Seconds())
 	case results.Failure:
-		ProberResults.With(w.proberResultsFailedMetricLabels).Inc()
+		ProberResults.WithLabelValues(w.proberResultsLabelValues(probeResultFailed)...).Inc()
 	default:
-		ProberResults.With(w.proberResultsUnknownMetricLabels).Inc()
-		ProberDuration.With(w.proberDurationUnknownMetricLabels).Observe(time.Since(startTime).Seconds())
+		ProberResults.WithLabelValues(w.proberResultsLabelValues(probeResultUnknown)...).Inc()
+		ProberDuration.WithLabelValues(w.proberDurationLabelValues()...).Observe(time.Since(startTime).Seconds())
 	}
 
 	if w.lastResult == result {
@@ -400,12 +388,4 @@ func (w *worker) doProbe(ctx context.Context) (keepGoing bool) {
 	}
 
 	return true
-}
-
-func deepCopyPrometheusLabels(m metrics.Labels) metrics.Labels {
-	ret := make(metrics.Labels, len(m))
-	for k, v := range m {
-		ret[k] = v
-	}
-	return ret
 }

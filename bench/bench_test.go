@@ -1,0 +1,394 @@
+//go:build linux
+
+package bench
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// The benchmarks. Each leaf is
+//
+//	Benchmark<Scenario>/handler=<h>/pods=<n>/period=<p>[/startup=on]/impl=<upstream|probewheel>
+//
+// and one iteration (b.N) is one measured window (one restart for RestartBurst, one
+// up+down flip for ReadinessFlip). Run them with -benchtime=1x; scripts/bench.sh
+// interleaves the implementations over -count rounds. The workload list comes from
+// PROBEWHEEL_BENCH_SET (config.go).
+
+func TestMain(m *testing.M) {
+	if os.Getenv(envTargetServer) == "1" {
+		if err := runTargetServer(); err != nil {
+			fmt.Fprintf(os.Stderr, "target server: %v\n", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func BenchmarkSteady(b *testing.B)        { runScenario(b, scSteady, benchSteady) }
+func BenchmarkRestartBurst(b *testing.B)  { runScenario(b, scRestart, benchRestart) }
+func BenchmarkHung(b *testing.B)          { runScenario(b, scHung, benchSteady) }
+func BenchmarkReadinessFlip(b *testing.B) { runScenario(b, scFlip, benchFlip) }
+
+var (
+	cfgOnce sync.Once
+	cfgVal  *config
+	cfgErr  error
+)
+
+func getConfig(b *testing.B) *config {
+	cfgOnce.Do(func() {
+		cfgVal, cfgErr = loadConfig()
+		if cfgErr == nil {
+			if _, err := raiseNoFile(); err != nil {
+				fmt.Fprintf(os.Stderr, "bench: raising RLIMIT_NOFILE: %v\n", err)
+			}
+		}
+	})
+	if cfgErr != nil {
+		b.Fatal(cfgErr)
+	}
+	return cfgVal
+}
+
+func runScenario(b *testing.B, sc string, fn func(*testing.B, *config, string, workload, Impl)) {
+	cfg := getConfig(b)
+	ws := workloadSets[cfg.set][sc]
+	for wi, w := range ws {
+		for _, impl := range cfg.impls {
+			name := w.name(cfg) + "/impl=" + impl.Name
+			b.Run(name, func(b *testing.B) {
+				start := time.Now()
+				cfg.progressf("%s %d/%d %s: start (b.N=%d)", sc, wi+1, len(ws), name, b.N)
+				fn(b, cfg, sc, w, impl)
+				cfg.progressf("%s %d/%d %s: done in %.1fs", sc, wi+1, len(ws), name, time.Since(start).Seconds())
+			})
+		}
+	}
+}
+
+// lateCount is how many pods are added per window to measure the first-probe delay.
+func lateCount(pods int) int {
+	n := pods / 20
+	if n < 10 {
+		n = 10
+	}
+	if n > 100 {
+		n = 100
+	}
+	return n
+}
+
+// benchSteady measures steady-state timing, cost and integrity (BenchmarkSteady) and,
+// with sc == scHung, the healthy probes' timing while some probes hang.
+func benchSteady(b *testing.B, cfg *config, sc string, w workload, impl Impl) {
+	hung := sc == scHung
+	period := w.period
+	nLate := lateCount(w.pods)
+	o := runOpts{nLate: nLate * b.N, startedAt: time.Now(), failureThr: 3}
+	if hung {
+		// A huge failureThreshold keeps hung liveness probes from putting their worker
+		// on hold, so they keep hanging every period.
+		o.failureThr, o.hungPct, o.nLate, nLate = 1<<20, cfg.hungPct, 0, 0
+	}
+	r, err := newRun(cfg, sc, w, impl, o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.teardown()
+
+	win := cfg.window(period)
+	perWin := int(win/period) + 2
+	ps := newPeriodStats(int64(period), r.tg.n, cfg.dumpDir != "")
+	ps.errs = make([]int64, 0, (w.pods+nLate*b.N)*r.C*2*perWin*b.N)
+	if ps.dump {
+		ps.signed = make([]int64, 0, cap(ps.errs))
+	}
+	arr := make([]int64, 0, r.tg.ringCap())
+	firsts := make([]int64, 0, nLate*b.N)
+
+	r.startManager()
+	r.addPods(w.pods)
+	warm := period + cfg.warmup
+	act := r.t0 + int64(period) // initial pods: probed within a period (upstream's random initial delay)
+	if w.startup {
+		warm += period
+		act += int64(period)
+	}
+	cfg.progressf("  %d probes, warm-up %s, %d window(s) of %s", r.probes(), warm, b.N, win)
+	time.Sleep(warm)
+
+	var cpu, wall, goroutines int64
+	var mem float64
+	lateFrom := r.nAdded
+	b.ResetTimer()
+	for n := 0; n < b.N; n++ {
+		ws, c0 := nowNs(), cpuNs()
+		r.addPods(nLate)
+		time.Sleep(win)
+		we, c1 := nowNs(), cpuNs()
+		b.StopTimer()
+		cpu += c1 - c0
+		wall += we - ws
+
+		r.forEachTarget(func(i, p, k int) {
+			if k == kStart || r.tg.hung[i] != 0 {
+				return
+			}
+			a := act
+			if p >= r.nInit {
+				a = r.addedAt[p]
+			}
+			arr = r.tg.arrivals(i, arr[:0])
+			ps.addTarget(i, arr, ws, we, a)
+		})
+		for p := lateFrom; p < r.nAdded; p++ {
+			var first int64
+			for c := 0; c < r.C; c++ {
+				for _, k := range r.kinds {
+					if f := r.tg.first[r.target(p, c, k)].Load(); f != 0 && (first == 0 || f < first) {
+						first = f
+					}
+				}
+			}
+			if first == 0 {
+				first = we // never probed in the window: lower bound
+			}
+			firsts = append(firsts, first-r.addedAt[p])
+		}
+		lateFrom = r.nAdded
+
+		goroutines += int64(runtime.NumGoroutine() - r.baseG)
+		mem += float64(int64(heapStack())-int64(r.baseMem)) / float64(r.probes())
+		if n+1 < b.N {
+			time.Sleep(200 * time.Millisecond) // let the GC's disturbance pass
+		}
+		b.StartTimer()
+	}
+	b.StopTimer()
+	lost, extra := r.lostTransitions(time.Second)
+
+	if ps.runs == 0 {
+		b.Fatalf("no probe reached a target in %d window(s) of %s", b.N, win)
+	}
+	reportPeriod(b, ps)
+	if !hung {
+		sortInt64(firsts)
+		b.ReportMetric(ms(quantile(firsts, 0.5)), "first-probe-p50-ms")
+		b.ReportMetric(ms(quantile(firsts, 1)), "first-probe-max-ms")
+		b.ReportMetric(float64(cpu)/1e3/float64(ps.runs), "cpu-us/run")
+	}
+	b.ReportMetric(float64(cpu)/float64(wall), "cpu-cores")
+	b.ReportMetric(float64(goroutines)/float64(b.N), "goroutines")
+	if !hung {
+		b.ReportMetric(mem/float64(b.N), "B/probe")
+	}
+	b.ReportMetric(float64(ps.runs)/(float64(wall)/1e9), "runs/s")
+	b.ReportMetric(float64(lost), "lost-transitions")
+	if extra > 0 {
+		b.Logf("%d result transitions on the Updates() channels that the targets' answers do not imply (probe errors or timeouts under load)", extra)
+	}
+	if ps.dump {
+		dumpInts(b, cfg, "intervals", fmt.Sprintf("period_ns=%d", period), ps.signed)
+	}
+}
+
+// hideNsPerOp drops ns/op from the output: an iteration is a measurement window,
+// whose length is configuration, not a result.
+func hideNsPerOp(b *testing.B) { b.ReportMetric(0, "ns/op") }
+
+func reportPeriod(b *testing.B, ps *periodStats) {
+	hideNsPerOp(b)
+	sortInt64(ps.errs)
+	b.ReportMetric(ms(quantile(ps.errs, 0.5)), "err-p50-ms")
+	b.ReportMetric(ms(quantile(ps.errs, 0.99)), "err-p99-ms")
+	b.ReportMetric(ms(quantile(ps.errs, 0.999)), "err-p999-ms")
+	b.ReportMetric(ms(quantile(ps.errs, 1)), "err-max-ms")
+	b.ReportMetric(float64(ps.missed)/float64(b.N), "missed-runs")
+}
+
+// benchRestart: a new manager and all pods added at once at t0 (a kubelet restart
+// with long-running containers); measures how the first period's probes spread.
+func benchRestart(b *testing.B, cfg *config, sc string, w workload, impl Impl) {
+	period := int64(w.period)
+	const bucket = int64(100 * time.Millisecond)
+	var ratio, firstMax, lateFirst float64
+	var timeline []int64
+	b.ResetTimer()
+	for n := 0; n < b.N; n++ {
+		b.StopTimer()
+		r, err := newRun(cfg, sc, w, impl, runOpts{startedAt: time.Now().Add(-time.Hour), failureThr: 3})
+		if err != nil {
+			b.Fatal(err)
+		}
+		all := make([]int64, 0, r.tg.n)
+		arr := make([]int64, 0, r.tg.ringCap())
+		b.StartTimer()
+		r.startManager()
+		r.addPods(w.pods)
+		cfg.progressf("  restart %d/%d: %d probes added in %.1fms, watching the first period", n+1, b.N, r.probes(), ms(nowNs()-r.t0))
+		time.Sleep(time.Duration(r.addedAt[r.nAdded-1] + period + int64(300*time.Millisecond) - nowNs()))
+		b.StopTimer()
+
+		var fmax int64
+		var late int
+		r.forEachTarget(func(i, p, k int) {
+			arr = r.tg.arrivals(i, arr[:0])
+			for _, a := range arr {
+				if a >= r.t0 && a < r.t0+period {
+					all = append(all, a)
+				}
+			}
+			f := r.tg.first[i].Load()
+			if f == 0 {
+				f = nowNs() // not probed yet
+			}
+			d := f - r.addedAt[p]
+			if d > period {
+				late++
+			}
+			if d > fmax {
+				fmax = d
+			}
+		})
+		sortInt64(all)
+		mean := float64(r.probes()) * float64(bucket) / float64(period)
+		ratio += float64(peakInWindow(all, bucket)) / mean
+		firstMax += ms(fmax)
+		lateFirst += float64(late)
+		if cfg.dumpDir != "" {
+			for _, a := range all {
+				timeline = append(timeline, a-r.t0)
+			}
+		}
+		r.teardown()
+		b.StartTimer()
+	}
+	b.StopTimer()
+	nf := float64(b.N)
+	hideNsPerOp(b)
+	b.ReportMetric(ratio/nf, "burst-peak/mean")
+	b.ReportMetric(firstMax/nf, "first-run-max-ms")
+	b.ReportMetric(lateFirst/nf, "first-run-late")
+	if cfg.dumpDir != "" {
+		dumpInts(b, cfg, "restart", fmt.Sprintf("period_ns=%d probes=%d", period, w.pods*cfg.containers*2), timeline)
+	}
+}
+
+// benchFlip: readiness targets start failing; each iteration turns them all healthy
+// (measuring the time until each Success reaches the readiness Updates() channel) and
+// then failing again.
+func benchFlip(b *testing.B, cfg *config, sc string, w workload, impl Impl) {
+	r, err := newRun(cfg, sc, w, impl, runOpts{startedAt: time.Now(), failureThr: 1, readyFail: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.teardown()
+	r.startManager()
+	r.addPods(w.pods)
+	warm := w.period + cfg.warmup
+	if w.startup {
+		warm += w.period
+	}
+	cfg.progressf("  %d probes, warm-up %s, %d flip cycle(s)", r.probes(), warm, b.N)
+	time.Sleep(warm)
+
+	var ready []int
+	r.forEachTarget(func(i, p, k int) {
+		if k == kReady {
+			ready = append(ready, i)
+		}
+	})
+	limit := w.period + 3*probeTimeoutSeconds*time.Second + 2*time.Second
+	lat := make([]int64, 0, len(ready)*b.N)
+	var unseen int
+	flip := func(fail bool, last []atomic.Int64, record bool) {
+		t := nowNs()
+		for _, i := range ready {
+			v := uint32(0)
+			if fail {
+				v = 1
+			}
+			r.tg.fail[i].Store(v)
+		}
+		deadline := time.Now().Add(limit)
+		for {
+			pending := 0
+			for _, i := range ready {
+				if last[i].Load() <= t {
+					pending++
+				}
+			}
+			if pending == 0 || time.Now().After(deadline) {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		if !record {
+			return
+		}
+		for _, i := range ready {
+			if v := last[i].Load(); v > t {
+				lat = append(lat, v-t)
+			} else {
+				unseen++
+			}
+		}
+	}
+	b.ResetTimer()
+	for n := 0; n < b.N; n++ {
+		flip(false, r.lastSucc, true)
+		flip(true, r.lastFail, false)
+	}
+	b.StopTimer()
+	lost, extra := r.lostTransitions(time.Second)
+	sortInt64(lat)
+	if len(lat) == 0 {
+		b.Fatalf("no readiness flip reached the Updates() channel")
+	}
+	hideNsPerOp(b)
+	b.ReportMetric(ms(quantile(lat, 0.5)), "flip-p50-ms")
+	b.ReportMetric(ms(quantile(lat, 0.99)), "flip-p99-ms")
+	b.ReportMetric(ms(quantile(lat, 1)), "flip-max-ms")
+	b.ReportMetric(float64(unseen)/float64(b.N), "flip-unseen")
+	b.ReportMetric(float64(lost), "lost-transitions")
+	if extra > 0 {
+		b.Logf("%d unexpected result transitions on the Updates() channels", extra)
+	}
+}
+
+var dumpSeq atomic.Int32
+
+// dumpInts writes one value per line (µs) under PROBEWHEEL_BENCH_DUMP.
+func dumpInts(b *testing.B, cfg *config, kind, header string, vals []int64) {
+	if err := os.MkdirAll(cfg.dumpDir, 0o755); err != nil {
+		b.Logf("dump: %v", err)
+		return
+	}
+	name := strings.NewReplacer("/", "__", "=", "-").Replace(b.Name())
+	path := filepath.Join(cfg.dumpDir, fmt.Sprintf("%s.%d-%d.%s", name, os.Getpid(), dumpSeq.Add(1), kind))
+	f, err := os.Create(path)
+	if err != nil {
+		b.Logf("dump: %v", err)
+		return
+	}
+	defer f.Close()
+	bw := bufio.NewWriter(f)
+	fmt.Fprintf(bw, "# bench=%s %s\n", b.Name(), header)
+	for _, v := range vals {
+		fmt.Fprintf(bw, "%.1f\n", float64(v)/1e3)
+	}
+	if err := bw.Flush(); err != nil {
+		b.Logf("dump: %v", err)
+	}
+}

@@ -1,0 +1,58 @@
+// Package bench is the density benchmark suite: one harness drives upstream's
+// k8s.io/kubernetes/pkg/kubelet/prober and probewheel's
+// github.com/probewheel/probewheel/pkg/kubelet/prober through the Manager interface
+// only, with the kubelet's real status manager and results managers, and measures
+// at the probe targets (loopback HTTP/TCP/gRPC servers and a fake exec runner).
+//
+// The benchmarks live in bench_test.go; scripts/bench.sh runs them. Knobs are
+// environment variables (see config.go); README.md ("Benchmarks") explains every
+// metric.
+package bench
+
+import (
+	"context"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/client-go/tools/record"
+	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
+	upstream "k8s.io/kubernetes/pkg/kubelet/prober"
+	"k8s.io/kubernetes/pkg/kubelet/prober/results"
+	"k8s.io/kubernetes/pkg/kubelet/status"
+
+	probewheel "github.com/probewheel/probewheel/pkg/kubelet/prober"
+)
+
+// Manager is the prober.Manager method set. Both implementations' Manager
+// interfaces convert to it; the harness uses nothing else.
+type Manager interface {
+	AddPod(ctx context.Context, pod *v1.Pod)
+	StopLivenessAndStartup(pod *v1.Pod)
+	RemovePod(pod *v1.Pod)
+	CleanupPods(desiredPods map[types.UID]sets.Empty)
+	UpdatePodStatus(context.Context, *v1.Pod, *v1.PodStatus)
+}
+
+// Compile-time checks: both packages' interfaces are (still) this one.
+var (
+	_ Manager = upstream.Manager(nil)
+	_ Manager = probewheel.Manager(nil)
+)
+
+// Impl is one prober implementation under test.
+type Impl struct {
+	Name string
+	New  func(statusManager status.Manager, liveness, readiness, startup results.Manager,
+		runner kubecontainer.CommandRunner, recorder record.EventRecorderLogger) Manager
+}
+
+// Impls are the implementations, in the default order.
+var Impls = []Impl{
+	{Name: "upstream", New: func(s status.Manager, l, r, st results.Manager, c kubecontainer.CommandRunner, rec record.EventRecorderLogger) Manager {
+		return upstream.NewManager(s, l, r, st, c, rec)
+	}},
+	{Name: "probewheel", New: func(s status.Manager, l, r, st results.Manager, c kubecontainer.CommandRunner, rec record.EventRecorderLogger) Manager {
+		return probewheel.NewManager(s, l, r, st, c, rec)
+	}},
+}

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# scripts/bench.sh MODE — the density benchmarks: upstream's prober vs probewheel's,
+# side by side (README.md, "Benchmarks").
+#
+#   smoke    every benchmark once on tiny windows (~1-2 min incl. compile; part of `make test`)
+#   default  a representative subset, 5 interleaved rounds (~11 min on 2 cores; `make bench`)
+#   full     every workload, 5 interleaved rounds (~1.5-2 h on 2 cores; `make bench-full`)
+#
+# Environment:
+#   COUNT=n         rounds (default: smoke 1, default/full 5)
+#   BENCH=regexp    -test.bench filter, e.g. 'Steady/handler=exec/pods=5000'
+#   BENCH_OUT=dir   output directory (default: bench/results/<UTC date>-<mode>;
+#                   smoke: _output/bench/<UTC date>-smoke)
+#   PLOT=0          skip the plots (default/full run scripts/plot.sh at the end)
+#   PROBEWHEEL_BENCH_*   harness knobs, see bench/config.go (mode values are only defaults)
+#
+# Each round runs the compiled benchmark binary once with -benchtime=1x; every workload
+# runs both implementations back to back, and the order alternates between rounds
+# (upstream first in odd rounds, probewheel first in even ones), so the two are
+# interleaved in time. Outputs in the results directory:
+#   raw.txt        benchmark output of all rounds (benchstat input)
+#   benchstat.txt  go tool benchstat -col /impl raw.txt
+#   progress.log   the harness's progress lines
+#   machine.txt    nproc, memory, CPU model, go version, kernel, commit
+#   dumps/         per-probe period errors and restart timelines (default/full)
+#   plots/         scripts/plot.sh output (default/full)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+usage() { awk 'NR > 1 && !/^#/ {exit} NR > 1 {sub(/^# ?/, ""); print}' "$0" >&2; }
+MODE=${1:-}
+case "$MODE" in
+smoke | default | full) ;;
+-h | --help | help) usage; exit 0 ;;
+*) usage; exit 2 ;;
+esac
+
+GO=${GO:-go}
+stamp=$(date -u +%Y%m%d-%H%M%S)
+case "$MODE" in
+smoke)
+	: "${COUNT:=1}"
+	: "${BENCH_OUT:=_output/bench/$stamp-smoke}"
+	: "${PROBEWHEEL_BENCH_PERIODS:=1}"
+	: "${PROBEWHEEL_BENCH_WARMUP:=200ms}"
+	: "${PROBEWHEEL_BENCH_MAX_WINDOW:=1s}"
+	;;
+default)
+	: "${COUNT:=5}"
+	: "${BENCH_OUT:=bench/results/$stamp-default}"
+	: "${PROBEWHEEL_BENCH_PERIODS:=4}"
+	: "${PROBEWHEEL_BENCH_WARMUP:=1s}"
+	: "${PROBEWHEEL_BENCH_MAX_WINDOW:=20s}"
+	;;
+full)
+	: "${COUNT:=5}"
+	: "${BENCH_OUT:=bench/results/$stamp-full}"
+	: "${PROBEWHEEL_BENCH_PERIODS:=5}"
+	: "${PROBEWHEEL_BENCH_WARMUP:=1s}"
+	: "${PROBEWHEEL_BENCH_MAX_WINDOW:=30s}"
+	;;
+esac
+export PROBEWHEEL_BENCH_SET=$MODE PROBEWHEEL_BENCH_PERIODS PROBEWHEEL_BENCH_WARMUP PROBEWHEEL_BENCH_MAX_WINDOW
+if [[ $MODE != smoke ]]; then
+	export PROBEWHEEL_BENCH_DUMP=${PROBEWHEEL_BENCH_DUMP:-$BENCH_OUT/dumps}
+fi
+BENCH=${BENCH:-.}
+OUT=$BENCH_OUT
+mkdir -p "$OUT"
+
+log() { printf '[bench.sh %s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
+
+machine() {
+	echo "date:        $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+	echo "mode:        $MODE (count $COUNT, bench '$BENCH')"
+	echo "nproc:       $(nproc)"
+	echo "memory:      $(awk '/^MemTotal:/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo)"
+	echo "cpu:         $(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo)"
+	echo "go:          $($GO version)"
+	echo "kernel:      $(uname -srvm)"
+	echo "loadavg:     $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "commit:      $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo ' (dirty)')"
+	echo "kubernetes:  $(hack/kube-version.sh 2>/dev/null || echo unknown)"
+	echo "knobs:       $(env | grep '^PROBEWHEEL_BENCH_' | sort | tr '\n' ' ')"
+	echo "nofile:      $(ulimit -Sn)/$(ulimit -Hn)"
+	echo "ports:       $(tr '\t' '-' </proc/sys/net/ipv4/ip_local_port_range 2>/dev/null)"
+}
+machine >"$OUT/machine.txt"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+bin=$tmp/bench.test
+log "mode $MODE: building the benchmark binary and benchstat"
+"$GO" test -c -o "$bin" ./bench
+"$GO" tool benchstat -h >/dev/null 2>&1 || true # builds and caches the pinned benchstat
+
+: >"$OUT/raw.txt"
+start=$SECONDS
+for ((round = 1; round <= COUNT; round++)); do
+	if ((round % 2)); then order=upstream,probewheel; else order=probewheel,upstream; fi
+	log "round $round/$COUNT (order $order), $((SECONDS - start))s elapsed; results in $OUT"
+	# stdout (benchmark lines) → raw.txt; stderr (progress) → terminal + progress.log.
+	PROBEWHEEL_BENCH_IMPLS=$order PROBEWHEEL_BENCH_ROUND="$round/$COUNT" \
+		"$bin" -test.run '^$' -test.bench "$BENCH" -test.benchtime 1x -test.count 1 -test.timeout 0 \
+		2> >(tee -a "$OUT/progress.log" >&2) | tee -a "$OUT/raw.txt"
+done
+log "all rounds done in $((SECONDS - start))s"
+
+if ! grep -q '^Benchmark' "$OUT/raw.txt"; then
+	log "no benchmark results (BENCH='$BENCH' matched nothing?)"
+	exit 1
+fi
+"$GO" tool benchstat -col /impl "$OUT/raw.txt" | tee "$OUT/benchstat.txt"
+
+if [[ $MODE != smoke && ${PLOT:-1} != 0 ]]; then
+	scripts/plot.sh "$OUT" || log "plotting failed (see above); raw results are in $OUT"
+fi
+log "results: $OUT"

@@ -12,13 +12,13 @@ GO       ?= go
 PKG      := ./pkg/kubelet/prober/...
 FUZZTIME ?= 10s
 
-.PHONY: all test vet unit fuzz verify-patches patches bench bench-full bench-smoke \
-        kubelet upstream-test e2e clean
+.PHONY: all test vet unit fuzz verify-patches verify-patches-test patches bench bench-full \
+        bench-smoke kubelet upstream-test ci clean
 
 all: test
 
-## test: everything CI runs (vet, patch-set check, package tests with -race, short fuzz, bench smoke)
-test: vet verify-patches unit fuzz bench-smoke
+## test: vet, patch-set check (and its own test), package tests with -race, short fuzz, bench smoke
+test: vet verify-patches verify-patches-test unit fuzz bench-smoke
 
 vet:
 	$(GO) vet ./pkg/... ./bench/...
@@ -36,6 +36,10 @@ patches:
 verify-patches:
 	hack/verify-patches.sh
 
+# Shows that verify-patches fails when pkg/ changes without regenerating (in a scratch copy).
+verify-patches-test:
+	hack/verify-patches_test.sh
+
 ## bench: the default side-by-side comparison (~10 min on 2 cores), prints a benchstat table
 bench:
 	scripts/bench.sh default
@@ -52,6 +56,11 @@ kubelet:
 
 upstream-test:
 	hack/upstream-test.sh
+
+## ci: what .ci/run runs: the tests, the patched kubelet, upstream's suites in the patched tree
+ci: test kubelet
+	_output/bin/kubelet --version
+	$(MAKE) upstream-test
 
 clean:
 	rm -rf _output

@@ -23,7 +23,7 @@ fix="Fix: run hack/update-patches.sh (make patches) and commit patches/ together
 }
 if ! diff -ruN "${PW_PATCHES_DIR}" "${work}/patches" >"${work}/diff" 2>&1; then
   echo "--- patches/ differs from what pkg/ generates (diff: committed -> regenerated, first 80 lines):" >&2
-  sed -e "s#${work}/patches#<regenerated>#g" "${work}/diff" | head -n 80 >&2
+  sed -e "s#${work}/patches#<regenerated>#g" -e "s#${PW_ROOT}/##g" "${work}/diff" | head -n 80 >&2 || true # SIGPIPE
   echo >&2
   echo "!!! patches/ is out of date with pkg/ (or was edited by hand; it is generated)." >&2
   echo "!!! ${fix}" >&2

@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# Tests hack/update-patches.sh and hack/verify-patches.sh in a scratch copy of
+# the repository (the real working tree is never modified): verify passes on
+# a regenerated series and fails, with the fix in its message, when pkg/
+# changes without regeneration or patches/ is edited by hand; regeneration is
+# byte-stable; overlays, deletions, import rewriting and the empty series
+# behave as documented in hack/update-patches.sh. About 20 seconds.
+set -euo pipefail
+shopt -s inherit_errexit
+# shellcheck source=hack/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+# Import pristine once into the real _output/ and share it with the copy.
+base=$(pw::ensure_pristine "${KUBE_VERSION}")
+export PW_PRISTINE_GIT
+
+tmp=$(mktemp -d)
+trap 'rm -rf "${tmp}"' EXIT
+copy=${tmp}/repo
+mkdir -p "${copy}"
+tar -C "${PW_ROOT}" --exclude=./_output --exclude=./.git -cf - . | tar -C "${copy}" -xf -
+export PW_OUTPUT=${tmp}/output
+cd "${copy}"
+
+failures=0
+pass() { echo "ok   $*"; }
+fail() {
+  echo "FAIL $*"
+  failures=$((failures + 1))
+}
+update() { hack/update-patches.sh >"${tmp}/update.log" 2>&1; }
+verify() { hack/verify-patches.sh >"${tmp}/verify.log" 2>&1; }
+expect_verify_ok() {
+  if verify; then pass "$1"; else
+    fail "$1"
+    cat "${tmp}/verify.log"
+  fi
+}
+expect_verify_fails_with_fix() {
+  if verify; then
+    fail "$1 (verify passed)"
+  elif grep -q 'run hack/update-patches.sh (make patches) and commit patches/' "${tmp}/verify.log"; then
+    pass "$1"
+  else
+    fail "$1 (no fix instructions in the message)"
+    cat "${tmp}/verify.log"
+  fi
+}
+patch_text() { cat patches/*.patch 2>/dev/null || true; }
+
+moddir=$(pw::module_dir "${KUBE_VERSION}")
+prober=pkg/kubelet/prober
+
+# 1. A regenerated series verifies; regenerating again changes nothing.
+update
+expect_verify_ok "verify passes right after update-patches"
+cp -a patches "${tmp}/before"
+sleep 1 && touch pkg/kubelet/prober/*.go && update
+if diff -r "${tmp}/before" patches >/dev/null; then pass "regeneration is byte-stable"; else fail "regeneration is byte-stable"; fi
+
+# 2. Changing a pkg/ file without regenerating fails verify, with the fix.
+# (over 80 lines of diff, so verify also has to survive truncating its output)
+echo "// verify-patches_test: an unregenerated change" >>"${prober}/worker.go"
+for i in $(seq 100); do echo "// filler ${i}"; done >>"${prober}/worker.go"
+expect_verify_fails_with_fix "verify fails when pkg/ changed without update-patches"
+update
+expect_verify_ok "verify passes again after update-patches"
+if patch_text | grep -q '^+// verify-patches_test: an unregenerated change$'; then
+  pass "the change is in the prober patch"
+else fail "the change is in the prober patch"; fi
+
+# 3. Hand edits to patches/ are caught too.
+first=$(pw::patch_files "${copy}/patches" | head -n1)
+sed -i '4s/$/ (edited)/' "${first}"
+expect_verify_fails_with_fix "verify fails when a patch was edited by hand"
+update
+
+# 4. An overlay file goes into its own patch, without the build constraint,
+#    and deletes nothing else in its (partially mirrored) directory.
+mkdir -p pkg/kubelet/server
+{ printf '%s\n\n' "${PW_OVERLAY_TAG}" && cat "${moddir}/pkg/kubelet/server/server.go"; } >pkg/kubelet/server/server.go
+echo "// overlay change" >>pkg/kubelet/server/server.go
+update
+expect_verify_ok "verify passes with an overlay"
+server_patch=$(grep -l '^diff --git a/pkg/kubelet/server/server.go' patches/*.patch || true)
+if [[ -n ${server_patch} && ${server_patch} != "${first}" ]] &&
+  ! grep -q probewheel_overlay "${server_patch}" &&
+  ! grep -q '^deleted file mode' "${server_patch}" &&
+  [[ $(grep -c '^diff --git' "${server_patch}") == 1 ]]; then
+  pass "overlay: own patch, constraint stripped, nothing deleted"
+else fail "overlay: own patch, constraint stripped, nothing deleted"; fi
+cp -a patches "${tmp}/overlay"
+sed -i "1s#.*#${PW_OVERLAY_TAG_BARE}#" pkg/kubelet/server/server.go
+update
+if diff -r "${tmp}/overlay" patches >/dev/null && grep -q 'warning: .*go mod tidy' "${tmp}/update.log"; then
+  pass "bare overlay constraint: same patches, with a warning"
+else fail "bare overlay constraint: same patches, with a warning"; fi
+
+# 5. A file dropped from the fully mirrored prober package is deleted upstream;
+#    prober/results and prober/testing are never touched.
+rm "${prober}/scale_test.go"
+update
+expect_verify_ok "verify passes after deleting a file"
+if grep -A1 '^diff --git a/pkg/kubelet/prober/scale_test.go' "${first}" | grep -q '^deleted file mode'; then
+  pass "dropped file is deleted in the prober patch"
+else fail "dropped file is deleted in the prober patch"; fi
+if grep -q '^diff --git a/pkg/kubelet/prober/\(results\|testing\)/' patches/*.patch; then
+  fail "results/ and testing/ untouched"
+else pass "results/ and testing/ untouched"; fi
+
+# 6. Imports of our own pkg/ are rewritten to k8s.io/kubernetes/pkg/ (and the
+#    new subpackage rides along in the prober patch).
+mkdir -p "${prober}/pwtest"
+printf 'package pwtest\n\n// N is used by a test of the rewriting.\nconst N = 1\n' >"${prober}/pwtest/pwtest.go"
+cat >"${prober}/zz_rewrite_test.go" <<EOF
+package prober
+
+import (
+	"testing"
+
+	"${PW_MODULE}/pkg/kubelet/prober/pwtest"
+	"k8s.io/api/core/v1"
+)
+
+func TestRewrite(t *testing.T) { _ = pwtest.N; _ = v1.Pod{} }
+EOF
+update
+expect_verify_ok "verify passes with a module-internal import"
+if grep -q "^+	\"k8s.io/kubernetes/pkg/kubelet/prober/pwtest\"" "${first}" &&
+  ! grep -q "${PW_MODULE}" patches/*.patch &&
+  grep -q '^diff --git a/pkg/kubelet/prober/pwtest/pwtest.go' "${first}"; then
+  pass "import paths rewritten, new subpackage in the prober patch"
+else fail "import paths rewritten, new subpackage in the prober patch"; fi
+
+# 7. A pkg/ file importing something outside pkg/ cannot be exported.
+sed -i "s#${PW_MODULE}/pkg/kubelet/prober/pwtest#${PW_MODULE}/bench#" "${prober}/zz_rewrite_test.go"
+if update; then fail "import from outside pkg/ is rejected"; else pass "import from outside pkg/ is rejected"; fi
+rm -rf "${prober}/zz_rewrite_test.go" "${prober}/pwtest"
+
+# 8. pkg/ identical to upstream: an empty series, and verify still passes.
+rm -rf pkg
+mkdir -p "${prober}"
+find "${moddir}/${prober}" -maxdepth 1 -name '*.go' -exec cp {} "${prober}/" \;
+chmod -R u+w pkg
+update
+if [[ -z $(pw::patch_files "${copy}/patches") ]] && grep -q 'series is empty' patches/README.md; then
+  pass "pkg/ identical to upstream gives an empty series"
+else fail "pkg/ identical to upstream gives an empty series"; fi
+expect_verify_ok "verify passes on the empty series"
+
+echo "base ${base:0:12} (pristine ${KUBE_VERSION})"
+if ((failures > 0)); then
+  echo "${failures} check(s) failed"
+  exit 1
+fi
+echo "all checks passed"

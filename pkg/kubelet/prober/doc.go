@@ -27,10 +27,12 @@ limitations under the License.
 // one worker struct per probe (the same worker, doProbe, probeKey) but no
 // goroutine: a hierarchical timing wheel (wheel.go) holds each worker's next
 // due time, one scheduler goroutine (scheduler.go) sleeps until the wheel's
-// next non-empty slot, and due runs go to a bounded executor pool (pool.go)
-// that runs each on a short-lived goroutine. Idle probes cost a wheel timer
-// in a worker struct; goroutines exist only for runs in flight, and the
-// scheduler goroutine itself exits when the last probe stops.
+// next non-empty slot, and due runs go to a bounded executor pool (pool.go).
+// Executor goroutines run one probe at a time and park when idle, at most
+// as many as the pool has fast slots, so their stacks stay grown to
+// doProbe's depth. An idle probe costs a wheel timer in a worker struct;
+// the goroutines are the runs in flight, the parked executors and the
+// scheduler's, and all of them exit when the last probe stops.
 //
 // # Timing
 //

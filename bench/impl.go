@@ -10,11 +10,6 @@
 package bench
 
 import (
-	"context"
-
-	v1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/client-go/tools/record"
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 	upstream "k8s.io/kubernetes/pkg/kubelet/prober"
@@ -24,21 +19,12 @@ import (
 	probewheel "github.com/probewheel/probewheel/pkg/kubelet/prober"
 )
 
-// Manager is the prober.Manager method set. Both implementations' Manager
-// interfaces convert to it; the harness uses nothing else.
-type Manager interface {
-	AddPod(ctx context.Context, pod *v1.Pod)
-	StopLivenessAndStartup(pod *v1.Pod)
-	RemovePod(pod *v1.Pod)
-	CleanupPods(desiredPods map[types.UID]sets.Empty)
-	UpdatePodStatus(context.Context, *v1.Pod, *v1.PodStatus)
-}
+// Manager is what the harness drives: upstream's prober.Manager. probewheel's
+// Manager has the same method set, so its managers are used through this type.
+type Manager = upstream.Manager
 
-// Compile-time checks: both packages' interfaces are (still) this one.
-var (
-	_ Manager = upstream.Manager(nil)
-	_ Manager = probewheel.Manager(nil)
-)
+// Compile-time check: probewheel's interface is (still) upstream's.
+var _ Manager = probewheel.Manager(nil)
 
 // Impl is one prober implementation under test.
 type Impl struct {

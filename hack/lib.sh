@@ -78,6 +78,20 @@ pw::die() {
   exit 1
 }
 
+# pw::flavor prints which tree a build/test script works on, from its arguments
+# and KUBELET_FLAVOR: probewheel (pristine + patches/, the default) or stock
+# (pristine; --stock or KUBELET_FLAVOR=stock, e.g. `make kubelet KUBELET_FLAVOR=stock`).
+pw::flavor() {
+  local flavor=${KUBELET_FLAVOR:-probewheel}
+  case ${1:-} in
+    "") ;;
+    --stock) flavor=stock ;;
+    *) pw::die "usage: ${0##*/} [--stock]" ;;
+  esac
+  [[ ${flavor} == probewheel || ${flavor} == stock ]] || pw::die "KUBELET_FLAVOR must be probewheel or stock"
+  echo "${flavor}"
+}
+
 # pw::pgit runs git against the pristine repo.
 pw::pgit() { git --git-dir="${PW_PRISTINE_GIT}" "$@"; }
 

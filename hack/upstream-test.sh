@@ -15,14 +15,7 @@ shopt -s inherit_errexit
 # shellcheck source=hack/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-# KUBELET_FLAVOR=stock does the same as --stock (`make kubelet KUBELET_FLAVOR=stock`).
-flavor=${KUBELET_FLAVOR:-probewheel}
-case ${1:-} in
-  "") ;;
-  --stock) flavor=stock ;;
-  *) pw::die "usage: $0 [--stock]" ;;
-esac
-[[ ${flavor} == probewheel || ${flavor} == stock ]] || pw::die "KUBELET_FLAVOR must be probewheel or stock"
+flavor=$(pw::flavor "$@")
 read -ra pkgs <<<"${UPSTREAM_TEST_PKGS:-./pkg/kubelet/prober/... ./pkg/kubelet ./pkg/kubelet/server}"
 read -ra flags <<<"${UPSTREAM_TEST_FLAGS:-}"
 

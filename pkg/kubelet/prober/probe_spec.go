@@ -25,10 +25,11 @@ import (
 // The API server rejects probes whose period, timeout or thresholds are not
 // positive, and defaults them when unset; but static pods and pods from a
 // file or URL source reach the kubelet without that validation. Upstream
-// panics on a zero period (time.NewTicker) and runs a zero timeout as "no
-// timeout". probewheel replaces such values with the API defaults instead.
-// A period or timeout above maxProbeSeconds is taken for a typo: it would
-// hold an executor slot or a wheel timer for longer than any real probe.
+// panics on a zero period (a ticker needs a positive one) and runs a zero
+// timeout as "no timeout". probewheel replaces such values with the API
+// defaults instead. A period or timeout above maxProbeSeconds is taken for a
+// typo: it would hold an executor slot or a wheel timer for longer than any
+// real probe.
 const (
 	defaultPeriodSeconds    = 10
 	defaultTimeoutSeconds   = 1

@@ -240,6 +240,16 @@ func (h *harness) close() {
 	h.drained.Wait()
 }
 
+// containers returns n containers named c0…c<n-1>, each set up by probes.
+func containers(n int, probes func(c *v1.Container, i int)) []v1.Container {
+	cs := make([]v1.Container, n)
+	for i := range cs {
+		cs[i].Name = fmt.Sprint("c", i)
+		probes(&cs[i], i)
+	}
+	return cs
+}
+
 func execProbe(period int32) *v1.Probe {
 	return &v1.Probe{
 		ProbeHandler:     v1.ProbeHandler{Exec: &v1.ExecAction{}},
@@ -386,10 +396,7 @@ func TestSchedulerSpreadsFirstProbesAfterStart(t *testing.T) {
 	)
 	synctest.Test(t, func(t *testing.T) {
 		h := newHarness(t, nil)
-		var cs []v1.Container
-		for i := range probes {
-			cs = append(cs, v1.Container{Name: fmt.Sprint("c", i), LivenessProbe: execProbe(1)})
-		}
+		cs := containers(probes, func(c *v1.Container, _ int) { c.LivenessProbe = execProbe(1) })
 		h.addPod("p", cs...)
 		time.Sleep(1500 * time.Millisecond)
 		var counts [windows]int
@@ -437,13 +444,10 @@ func TestSchedulerPoolBound(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				h := newHarness(t, &tc.limits)
 				afterStart(h, time.Second)
-				var cs []v1.Container
-				for i := range 50 {
-					name := fmt.Sprint("c", i)
-					h.probes.set(name, behaviour{result: probe.Success, hang: tc.hang})
-					cs = append(cs, v1.Container{Name: name, LivenessProbe: execProbe(1)})
-				}
-				h.addPod("p", cs...)
+				h.addPod("p", containers(50, func(c *v1.Container, _ int) {
+					h.probes.set(c.Name, behaviour{result: probe.Success, hang: tc.hang})
+					c.LivenessProbe = execProbe(1)
+				})...)
 				time.Sleep(20 * time.Second)
 				h.close()
 
@@ -476,14 +480,12 @@ func TestSchedulerHungProbesDoNotDelayHealthyOnes(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				h := newHarness(t, &tc.limits)
 				afterStart(h, time.Second)
-				var cs []v1.Container
-				for i := range 100 {
-					name := fmt.Sprint("c", i)
+				cs := containers(100, func(c *v1.Container, i int) {
 					if i%10 == 0 {
-						h.probes.set(name, behaviour{result: probe.Failure, hang: 3 * time.Second})
+						h.probes.set(c.Name, behaviour{result: probe.Failure, hang: 3 * time.Second})
 					}
-					cs = append(cs, v1.Container{Name: name, ReadinessProbe: execProbe(1)})
-				}
+					c.ReadinessProbe = execProbe(1)
+				})
 				h.addPod("p", cs...)
 				time.Sleep(30 * time.Second)
 				h.close()

@@ -65,3 +65,6 @@ ci: test kubelet
 
 clean:
 	rm -rf _output
+
+# make e2e: a local single-node cluster with the kubelet under test (e2e/README.md).
+include e2e.mk

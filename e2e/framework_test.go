@@ -1,0 +1,331 @@
+//go:build e2e
+
+// Package e2e tests the kubelet's probes against a real single-node cluster
+// (hack/local-up-cluster.sh): pods run e2e/probetarget, whose HTTP, TCP,
+// gRPC and exec checks the tests switch healthy/failing at run time through
+// its admin port on the pod IP (the host reaches pod IPs over the CNI bridge).
+//
+//	hack/local-up-cluster.sh            # or --stock for the unpatched kubelet
+//	go test -tags e2e -count=1 -v ./e2e/
+//	hack/local-down-cluster.sh
+//
+// Configuration (environment): KUBECONFIG (default
+// _output/local-cluster/admin.kubeconfig), PW_NODE_NAME (probewheel-node),
+// PW_PROBETARGET_IMAGE (localhost/probewheel/probetarget:e2e).
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/apimachinery/pkg/util/rand"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/clientcmd"
+)
+
+var (
+	client   kubernetes.Interface
+	nodeName = envOr("PW_NODE_NAME", "probewheel-node")
+	image    = envOr("PW_PROBETARGET_IMAGE", "localhost/probewheel/probetarget:e2e")
+	// kubeletVersion is the node's status.nodeInfo.kubeletVersion.
+	kubeletVersion string
+)
+
+// Ports probetarget listens on (see e2e/probetarget).
+const (
+	portHTTP  = 8080
+	portTCP   = 8081
+	portGRPC  = 8082
+	portAdmin = 9090
+)
+
+func envOr(k, def string) string {
+	if v := os.Getenv(k); v != "" {
+		return v
+	}
+	return def
+}
+
+func TestMain(m *testing.M) {
+	kubeconfig := os.Getenv("KUBECONFIG")
+	if kubeconfig == "" {
+		_, file, _, _ := runtime.Caller(0)
+		kubeconfig = filepath.Join(filepath.Dir(file), "..", "_output", "local-cluster", "admin.kubeconfig")
+	}
+	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "e2e: no cluster (%v); start one with hack/local-up-cluster.sh\n", err)
+		os.Exit(1)
+	}
+	cfg.QPS, cfg.Burst = 50, 100
+	client = kubernetes.NewForConfigOrDie(cfg)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	node, err := client.CoreV1().Nodes().Get(ctx, nodeName, metav1.GetOptions{})
+	cancel()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "e2e: node %s: %v\n", nodeName, err)
+		os.Exit(1)
+	}
+	kubeletVersion = node.Status.NodeInfo.KubeletVersion
+	fmt.Printf("e2e: node %s, kubelet %s, runtime %s\n", nodeName, kubeletVersion, node.Status.NodeInfo.ContainerRuntimeVersion)
+	os.Exit(m.Run())
+}
+
+// isProbewheel tells whether the node runs the patched kubelet.
+func isProbewheel() bool { return strings.Contains(kubeletVersion, "probewheel") }
+
+// newNamespace creates a namespace for one test, deleted when it ends, and
+// waits for its default service account (pods are rejected without it).
+func newNamespace(t *testing.T) string {
+	t.Helper()
+	ctx := context.Background()
+	name := "e2e-" + strings.ToLower(strings.NewReplacer("/", "-", "_", "-").Replace(t.Name()))
+	if len(name) > 50 {
+		name = name[:50]
+	}
+	name = strings.TrimRight(name, "-") + "-" + rand.String(5)
+	ns := &v1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}
+	if _, err := client.CoreV1().Namespaces().Create(ctx, ns, metav1.CreateOptions{}); err != nil {
+		t.Fatalf("create namespace: %v", err)
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			dumpNamespace(t, name)
+		}
+		_ = client.CoreV1().Namespaces().Delete(context.Background(), name, metav1.DeleteOptions{})
+	})
+	waitFor(t, 60*time.Second, "default service account in "+name, func(ctx context.Context) (bool, error) {
+		_, err := client.CoreV1().ServiceAccounts(name).Get(ctx, "default", metav1.GetOptions{})
+		if apierrors.IsNotFound(err) {
+			return false, nil
+		}
+		return err == nil, err
+	})
+	return name
+}
+
+// dumpNamespace logs the pods and events of a failed test's namespace.
+func dumpNamespace(t *testing.T, ns string) {
+	ctx := context.Background()
+	pods, err := client.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{})
+	if err == nil {
+		for _, p := range pods.Items {
+			t.Logf("pod %s: phase %s, conditions %v", p.Name, p.Status.Phase, p.Status.Conditions)
+			for _, cs := range append(p.Status.InitContainerStatuses, p.Status.ContainerStatuses...) {
+				t.Logf("  container %s: ready %v started %v restarts %d state %+v", cs.Name, cs.Ready, deref(cs.Started), cs.RestartCount, cs.State)
+			}
+		}
+	}
+	events, err := client.CoreV1().Events(ns).List(ctx, metav1.ListOptions{})
+	if err == nil {
+		for _, e := range events.Items {
+			t.Logf("event %s %s %s: %s", e.InvolvedObject.Name, e.Type, e.Reason, e.Message)
+		}
+	}
+}
+
+func deref[T any](p *T) (v T) {
+	if p != nil {
+		v = *p
+	}
+	return v
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// waitFor polls cond every 200 ms until it is true, fails the test after timeout.
+func waitFor(t *testing.T, timeout time.Duration, what string, cond func(ctx context.Context) (bool, error)) {
+	t.Helper()
+	err := wait.PollUntilContextTimeout(context.Background(), 200*time.Millisecond, timeout, true, cond)
+	if err != nil {
+		t.Fatalf("waiting %v for %s: %v", timeout, what, err)
+	}
+}
+
+// targetContainer is a probetarget container; args are extra probetarget
+// flags (e.g. "--fail=readiness").
+func targetContainer(name string, args ...string) v1.Container {
+	return v1.Container{
+		Name:            name,
+		Image:           image,
+		ImagePullPolicy: v1.PullNever,
+		Args:            append([]string{"serve"}, args...),
+		Ports: []v1.ContainerPort{
+			{Name: "http", ContainerPort: portHTTP},
+			{Name: "tcp", ContainerPort: portTCP},
+			{Name: "grpc", ContainerPort: portGRPC},
+			{Name: "admin", ContainerPort: portAdmin},
+		},
+	}
+}
+
+// targetPod is a pod with the given containers, quick to delete.
+func targetPod(name string, containers ...v1.Container) *v1.Pod {
+	return &v1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: name},
+		Spec: v1.PodSpec{
+			NodeName:                      nodeName,
+			Containers:                    containers,
+			RestartPolicy:                 v1.RestartPolicyAlways,
+			TerminationGracePeriodSeconds: ptr(int64(1)),
+			AutomountServiceAccountToken:  ptr(false),
+			EnableServiceLinks:            ptr(false),
+		},
+	}
+}
+
+// Probe handlers on probetarget's checks.
+func httpProbe(check string) v1.ProbeHandler {
+	return v1.ProbeHandler{HTTPGet: &v1.HTTPGetAction{Path: "/check/" + check, Port: intstr.FromInt32(portHTTP)}}
+}
+
+func tcpProbe() v1.ProbeHandler {
+	return v1.ProbeHandler{TCPSocket: &v1.TCPSocketAction{Port: intstr.FromInt32(portTCP)}}
+}
+
+func grpcProbe(check string) v1.ProbeHandler {
+	return v1.ProbeHandler{GRPC: &v1.GRPCAction{Port: portGRPC, Service: ptr(check)}}
+}
+
+func execProbe(check string) v1.ProbeHandler {
+	return v1.ProbeHandler{Exec: &v1.ExecAction{Command: []string{"/probetarget", "check", check}}}
+}
+
+// probe is a 1 s probe with thresholds 1, timeout 1 s.
+func probe(h v1.ProbeHandler) *v1.Probe {
+	return &v1.Probe{ProbeHandler: h, PeriodSeconds: 1, TimeoutSeconds: 1, SuccessThreshold: 1, FailureThreshold: 1}
+}
+
+func createPod(t *testing.T, ns string, pod *v1.Pod) *v1.Pod {
+	t.Helper()
+	p, err := client.CoreV1().Pods(ns).Create(context.Background(), pod, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatalf("create pod %s: %v", pod.Name, err)
+	}
+	return p
+}
+
+func getPod(ctx context.Context, ns, name string) (*v1.Pod, error) {
+	return client.CoreV1().Pods(ns).Get(ctx, name, metav1.GetOptions{})
+}
+
+func podReady(p *v1.Pod) bool {
+	for _, c := range p.Status.Conditions {
+		if c.Type == v1.PodReady {
+			return c.Status == v1.ConditionTrue
+		}
+	}
+	return false
+}
+
+func containerStatus(p *v1.Pod, name string) *v1.ContainerStatus {
+	for i := range p.Status.ContainerStatuses {
+		if p.Status.ContainerStatuses[i].Name == name {
+			return &p.Status.ContainerStatuses[i]
+		}
+	}
+	for i := range p.Status.InitContainerStatuses {
+		if p.Status.InitContainerStatuses[i].Name == name {
+			return &p.Status.InitContainerStatuses[i]
+		}
+	}
+	return nil
+}
+
+// waitPod waits until cond holds for the pod and returns it.
+func waitPod(t *testing.T, ns, name string, timeout time.Duration, what string, cond func(*v1.Pod) bool) *v1.Pod {
+	t.Helper()
+	var last *v1.Pod
+	waitFor(t, timeout, fmt.Sprintf("pod %s: %s", name, what), func(ctx context.Context) (bool, error) {
+		p, err := getPod(ctx, ns, name)
+		if err != nil {
+			return false, err
+		}
+		last = p
+		return cond(p), nil
+	})
+	return last
+}
+
+// waitRunning waits for the pod to have an IP and the container to run, and
+// for probetarget's admin port to answer; returns the pod.
+func waitRunning(t *testing.T, ns, name, container string) *v1.Pod {
+	t.Helper()
+	p := waitPod(t, ns, name, 90*time.Second, container+" running", func(p *v1.Pod) bool {
+		cs := containerStatus(p, container)
+		return p.Status.PodIP != "" && cs != nil && cs.State.Running != nil
+	})
+	waitFor(t, 30*time.Second, "probetarget admin port of "+name, func(ctx context.Context) (bool, error) {
+		_, err := admin(ctx, p.Status.PodIP, portAdmin, "GET", "/healthz")
+		return err == nil, nil
+	})
+	return p
+}
+
+// setCheck switches a probetarget check (ok, fail, hang) through its admin port.
+func setCheck(t *testing.T, podIP string, adminPort int, check, state string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := admin(ctx, podIP, adminPort, "POST", "/set?name="+check+"&state="+state); err != nil {
+		t.Fatalf("set check %s=%s on %s: %v", check, state, podIP, err)
+	}
+}
+
+func admin(ctx context.Context, podIP string, port int, method, path string) (string, error) {
+	req, err := http.NewRequestWithContext(ctx, method, fmt.Sprintf("http://%s:%d%s", podIP, port, path), nil)
+	if err != nil {
+		return "", err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		return "", fmt.Errorf("%s %s: %s: %s", method, path, resp.Status, strings.TrimSpace(string(b)))
+	}
+	return string(b), nil
+}
+
+// holds asserts cond stays true for d (polled every 200 ms).
+func holds(t *testing.T, ns, name string, d time.Duration, what string, cond func(*v1.Pod) bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		p, err := getPod(context.Background(), ns, name)
+		if err != nil {
+			t.Fatalf("get pod %s: %v", name, err)
+		}
+		if !cond(p) {
+			t.Fatalf("pod %s: expected %s for %v, broken after %v", name, what, d, d-time.Until(deadline))
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// probeMetrics returns the kubelet's /metrics/probes through the apiserver's node proxy.
+func probeMetrics(t *testing.T) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	b, err := client.CoreV1().RESTClient().Get().AbsPath("/api/v1/nodes", nodeName, "proxy", "metrics", "probes").DoRaw(ctx)
+	if err != nil {
+		t.Fatalf("GET /metrics/probes: %v", err)
+	}
+	return string(b)
+}

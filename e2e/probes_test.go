@@ -16,21 +16,30 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
+// handlerCase is one probe handler kind and the probetarget check it asks about.
+type handlerCase struct {
+	name    string
+	handler v1.ProbeHandler
+	check   string
+}
+
+// handlerCases returns one case per handler kind; HTTP, gRPC and exec ask
+// about check, TCP about the target's tcp check (its listener).
+func handlerCases(check string) []handlerCase {
+	return []handlerCase{
+		{"http", httpProbe(check), check},
+		{"tcp", tcpProbe(), "tcp"},
+		{"grpc", grpcProbe(check), check},
+		{"exec", execProbe(check), check},
+	}
+}
+
 // TestReadinessHandlers: a readiness probe of each handler kind flips the pod
 // Ready and back as its check changes (starts failing, then ok, then failing).
 func TestReadinessHandlers(t *testing.T) {
 	t.Parallel()
 	ns := newNamespace(t)
-	for _, tc := range []struct {
-		name    string
-		handler v1.ProbeHandler
-		check   string
-	}{
-		{"http", httpProbe("readiness"), "readiness"},
-		{"tcp", tcpProbe(), "tcp"},
-		{"grpc", grpcProbe("readiness"), "readiness"},
-		{"exec", execProbe("readiness"), "readiness"},
-	} {
+	for _, tc := range handlerCases("readiness") {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			c := targetContainer("target", "--fail="+tc.check)
@@ -61,16 +70,7 @@ func TestReadinessHandlers(t *testing.T) {
 func TestLivenessRestart(t *testing.T) {
 	t.Parallel()
 	ns := newNamespace(t)
-	for _, tc := range []struct {
-		name    string
-		handler v1.ProbeHandler
-		check   string
-	}{
-		{"http", httpProbe("liveness"), "liveness"},
-		{"tcp", tcpProbe(), "tcp"},
-		{"grpc", grpcProbe("liveness"), "liveness"},
-		{"exec", execProbe("liveness"), "liveness"},
-	} {
+	for _, tc := range handlerCases("liveness") {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			c := targetContainer("target")

@@ -22,6 +22,7 @@ test: vet verify-patches verify-patches-test unit fuzz bench-smoke
 
 vet:
 	$(GO) vet ./pkg/... ./bench/...
+	$(GO) vet -tags e2e ./e2e/...
 
 unit:
 	$(GO) test -race -count=1 $(PKG)
@@ -58,10 +59,17 @@ kubelet:
 upstream-test:
 	hack/upstream-test.sh
 
-## ci: what .ci/run runs: the tests, the patched kubelet, upstream's suites in the patched tree
+## ci: what .ci/run runs: the tests, the patched kubelet, upstream's suites in the patched tree,
+## then, where the machine can run a cluster (hack/e2e-preflight.sh: root, cgroups, netns),
+## make e2e and upstream's 10 conformance probe specs on the patched kubelet
 ci: test kubelet
 	_output/bin/kubelet --version
 	$(MAKE) upstream-test
+	@if hack/e2e-preflight.sh; then \
+	  $(MAKE) e2e && $(MAKE) e2e-conformance; \
+	else \
+	  echo "!!! SKIPPED make e2e and make e2e-conformance: this machine cannot run the local cluster (reason above)"; \
+	fi
 
 clean:
 	rm -rf _output

@@ -42,6 +42,9 @@ var (
 	image    = envOr("PW_PROBETARGET_IMAGE", "localhost/probewheel/probetarget:e2e")
 	// kubeletVersion is the node's status.nodeInfo.kubeletVersion.
 	kubeletVersion string
+	// kubeconfig is the cluster's admin kubeconfig, which local-up-cluster.sh
+	// writes into the cluster directory.
+	kubeconfig string
 )
 
 // Ports probetarget listens on (see e2e/probetarget).
@@ -59,11 +62,19 @@ func envOr(k, def string) string {
 	return def
 }
 
+// repoRoot is the checkout the tests were built from (the hack/ scripts).
+func repoRoot() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..")
+}
+
+// clusterDir is the local cluster's state directory (PW_CLUSTER_DIR).
+func clusterDir() string { return envOr("PW_CLUSTER_DIR", filepath.Dir(kubeconfig)) }
+
 func TestMain(m *testing.M) {
-	kubeconfig := os.Getenv("KUBECONFIG")
+	kubeconfig = os.Getenv("KUBECONFIG")
 	if kubeconfig == "" {
-		_, file, _, _ := runtime.Caller(0)
-		kubeconfig = filepath.Join(filepath.Dir(file), "..", "_output", "local-cluster", "admin.kubeconfig")
+		kubeconfig = filepath.Join(repoRoot(), "_output", "local-cluster", "admin.kubeconfig")
 	}
 	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
 	if err != nil {
@@ -258,6 +269,27 @@ func waitPod(t *testing.T, ns, name string, timeout time.Duration, what string, 
 		return cond(p), nil
 	})
 	return last
+}
+
+// waitAllReady waits until n pods of the namespace are Ready and returns
+// their IPs by name.
+func waitAllReady(t *testing.T, ns string, n int, timeout time.Duration) map[string]string {
+	t.Helper()
+	var ips map[string]string
+	waitFor(t, timeout, fmt.Sprintf("%d pods Ready in %s", n, ns), func(ctx context.Context) (bool, error) {
+		pods, err := client.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return false, err
+		}
+		ips = map[string]string{}
+		for _, p := range pods.Items {
+			if podReady(&p) {
+				ips[p.Name] = p.Status.PodIP
+			}
+		}
+		return len(ips) == n, nil
+	})
+	return ips
 }
 
 // waitRunning waits for the pod to have an IP and the container to run, and

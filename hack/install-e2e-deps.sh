@@ -5,7 +5,8 @@
 # daemon itself, by PID.
 set -euo pipefail
 
-pkgs=(containerd runc etcd-server containernetworking-plugins openssl iproute2 iptables)
+# busybox-static and bash-static: the images of upstream's e2e specs (hack/build-e2e-images.sh --upstream).
+pkgs=(containerd runc etcd-server containernetworking-plugins openssl iproute2 iptables busybox-static bash-static)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "${p}" 2>/dev/null | grep -q "install ok installed" || missing+=("${p}")

@@ -216,8 +216,10 @@ EOF
 pw::cluster_start containerd "$(command -v containerd)" --config "${D}/containerd/config.toml"
 ctr=(ctr --address "${PW_CONTAINERD_SOCK}" -n k8s.io)
 pw::cluster_wait 30 "containerd" "${ctr[@]}" version
-for img in pause probetarget; do
-  "${ctr[@]}" images import "${PW_OUTPUT}/images/${img}.tar" >/dev/null
+# extra/: upstream's e2e images (hack/build-e2e-images.sh --upstream), when built.
+for tarball in "${PW_OUTPUT}"/images/{pause,probetarget}.tar "${PW_OUTPUT}"/images/extra/*.tar; do
+  [[ -e ${tarball} ]] || continue
+  "${ctr[@]}" images import "${tarball}" >/dev/null
 done
 images=$("${ctr[@]}" images ls -q)
 for img in "${PW_PAUSE_IMAGE}" "${PW_PROBETARGET_IMAGE}"; do
@@ -290,10 +292,13 @@ evictionHard:
 imageGCHighThresholdPercent: 100
 imageGCLowThresholdPercent: 99
 EOF
-pw::cluster_start kubelet "${kubelet_bin}" \
-  --config="${D}/kubelet.yaml" --kubeconfig="${D}/kubelet.kubeconfig" \
-  --root-dir="${D}/kubelet" --cert-dir="${D}/kubelet/pki" \
-  --hostname-override="${PW_NODE_NAME}" --node-ip="${host_ip}" --v="${PW_KUBELET_V:-2}"
+kubelet_argv=("${kubelet_bin}"
+  --config="${D}/kubelet.yaml" --kubeconfig="${D}/kubelet.kubeconfig"
+  --root-dir="${D}/kubelet" --cert-dir="${D}/kubelet/pki"
+  --hostname-override="${PW_NODE_NAME}" --node-ip="${host_ip}" --v="${PW_KUBELET_V:-2}")
+# hack/local-restart-kubelet.sh starts the same command line again.
+printf '%s\n' "${kubelet_argv[@]}" >"${D}/kubelet.argv"
+pw::cluster_start kubelet "${kubelet_argv[@]}"
 
 pw::cluster_wait 120 "node ${PW_NODE_NAME} Ready" \
   "${kubectl[@]}" wait --for=condition=Ready "node/${PW_NODE_NAME}" --timeout=1s

@@ -5,6 +5,8 @@
 #   density.png            goroutines and memory vs pods (exec, Steady)
 #   cpu.png                CPU cores vs probe runs per second (Steady, all handlers)
 #   restart_burst.png      probe starts per 50 ms during the first period after a restart
+# or, for an hack/e2e-density.sh results directory (<flavor>.json), summary.md and
+# density.png (scripts/density.py): the real-kubelet A/B.
 #
 # Needs /usr/bin/python3 with matplotlib from Debian's python3-matplotlib; when it is
 # missing and we are root, it is installed with apt-get (set PLOT_NO_INSTALL=1 to refuse).
@@ -12,8 +14,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 dir=${1:-}
-if [[ -z $dir || ! -f $dir/raw.txt ]]; then
-	echo "usage: $0 RESULTS_DIR   (a scripts/bench.sh output directory with raw.txt)" >&2
+if [[ -n $dir && -f $dir/raw.txt ]]; then
+	script=scripts/plot.py
+elif [[ -n $dir ]] && compgen -G "$dir/*.json" >/dev/null; then
+	script=scripts/density.py
+else
+	echo "usage: $0 RESULTS_DIR   (scripts/bench.sh's, with raw.txt, or hack/e2e-density.sh's, with <flavor>.json)" >&2
 	exit 2
 fi
 
@@ -28,4 +34,4 @@ if ! "$PY" -c 'import matplotlib' 2>/dev/null; then
 	apt-get update -q >&2
 	apt-get install -y -q --no-install-recommends python3-matplotlib >&2
 fi
-exec "$PY" scripts/plot.py "$dir"
+exec "$PY" "$script" "$dir"

@@ -15,8 +15,10 @@
 //	probetarget set <name> <state>                     (kubectl exec)
 //
 // and is initially set with --fail=<name>,<name>... (or --hang=...). GET
-// :9090/stats returns how many times each check was asked, as JSON, and
-// GET :9090/healthz answers 200 (the tests wait on it).
+// :9090/stats returns how many times each check was asked, as JSON; GET
+// :9090/times?key=<handler>/<name> (e.g. http/readiness) the Unix-nanosecond
+// times of its last 256 calls, oldest first, so a test can see when the
+// kubelet probed; GET :9090/healthz answers 200 (the tests wait on it).
 package main
 
 import (
@@ -146,15 +148,33 @@ func cmdSet(args []string) int {
 	return 0
 }
 
+// maxTimes bounds the call times kept per check: a 1 s probe fills it in
+// four minutes, longer than any test looks back.
+const maxTimes = 256
+
 type counters struct {
-	mu sync.Mutex
-	n  map[string]int
+	mu    sync.Mutex
+	n     map[string]int
+	times map[string][]int64 // Unix ns, oldest first, at most maxTimes
 }
 
 func (c *counters) inc(kind, name string) {
+	now := time.Now().UnixNano()
+	key := kind + "/" + name
 	c.mu.Lock()
-	c.n[kind+"/"+name]++
+	c.n[key]++
+	ts := append(c.times[key], now)
+	if len(ts) > maxTimes {
+		ts = append(ts[:0], ts[len(ts)-maxTimes:]...)
+	}
+	c.times[key] = ts
 	c.mu.Unlock()
+}
+
+func (c *counters) timesOf(key string) []int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]int64{}, c.times[key]...)
 }
 
 func (c *counters) snapshot() map[string]int {
@@ -204,7 +224,7 @@ func serve() {
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
-	cnt := &counters{n: map[string]int{}}
+	cnt := &counters{n: map[string]int{}, times: map[string][]int64{}}
 
 	// HTTP checks.
 	hmux := http.NewServeMux()
@@ -244,6 +264,10 @@ func serve() {
 	amux.HandleFunc("/stats", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(cnt.snapshot())
+	})
+	amux.HandleFunc("/times", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(cnt.timesOf(r.URL.Query().Get("key")))
 	})
 	go listenHTTP(*adminAddr, amux)
 

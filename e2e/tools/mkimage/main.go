@@ -5,9 +5,10 @@
 //	mkimage -o pause.tar -tag registry.k8s.io/pause:3.10.2 \
 //	    -add _output/bin/e2e/pause:/pause -entrypoint /pause
 //
-// The layer holds the -add'ed files (mode 0755) and -dir'ed directories (1777
-// for /tmp, 0755 otherwise), with fixed owners and times, so the same inputs
-// always give the same image.
+// The layer holds the -add'ed files (mode 0755), the -link'ed symlinks and the
+// -dir'ed directories (1777 for /tmp, 0755 otherwise), with fixed owners and
+// times, so the same inputs always give the same image. Symlinks let one
+// static multi-call binary (busybox) stand in for a base image's /bin.
 package main
 
 import (
@@ -34,21 +35,22 @@ func (l *list) Set(v string) error { *l = append(*l, v); return nil }
 var epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 func main() {
-	var tags, adds, dirs, entrypoint, cmd, env list
+	var tags, adds, links, dirs, entrypoint, cmd, env list
 	out := flag.String("o", "", "output tarball")
 	user := flag.String("user", "", "image user (e.g. 65535)")
 	flag.Var(&tags, "tag", "image reference (repeatable)")
 	flag.Var(&adds, "add", "src:dst, a file copied into the image with mode 0755 (repeatable)")
+	flag.Var(&links, "link", "dst:target, a symlink dst -> target (repeatable)")
 	flag.Var(&dirs, "dir", "directory created in the image (repeatable)")
 	flag.Var(&entrypoint, "entrypoint", "entrypoint argument (repeatable, in order)")
 	flag.Var(&cmd, "cmd", "cmd argument (repeatable, in order)")
 	flag.Var(&env, "env", "K=V environment entry (repeatable)")
 	flag.Parse()
 	if *out == "" || len(tags) == 0 || len(adds) == 0 {
-		log.Fatal("usage: mkimage -o out.tar -tag ref -add src:dst [-dir d] [-entrypoint arg]... [-cmd arg]...")
+		log.Fatal("usage: mkimage -o out.tar -tag ref -add src:dst [-link dst:target] [-dir d] [-entrypoint arg]... [-cmd arg]...")
 	}
 
-	layer, err := buildLayer(adds, dirs)
+	layer, err := buildLayer(adds, links, dirs)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -107,10 +109,11 @@ func nonNil(l list) []string {
 	return l
 }
 
-func buildLayer(adds, dirs []string) ([]byte, error) {
+func buildLayer(adds, links, dirs []string) ([]byte, error) {
 	type file struct {
-		src  string
-		mode int64
+		src    string // regular file: its content is read from here
+		target string // symlink: where it points
+		mode   int64
 	}
 	files := map[string]file{}
 	allDirs := map[string]int64{}
@@ -139,6 +142,18 @@ func buildLayer(adds, dirs []string) ([]byte, error) {
 		files[dst] = file{src: src, mode: 0o755}
 		addParents(dst)
 	}
+	for _, l := range links {
+		dst, target, ok := strings.Cut(l, ":")
+		if !ok || target == "" {
+			return nil, fmt.Errorf("-link %q: want dst:target", l)
+		}
+		dst = path.Clean("/" + dst)
+		if _, dup := files[dst]; dup {
+			return nil, fmt.Errorf("-link %q: %s is already in the image", l, dst)
+		}
+		files[dst] = file{target: target, mode: 0o777}
+		addParents(dst)
+	}
 	var names []string
 	for d := range allDirs {
 		names = append(names, d)
@@ -154,6 +169,12 @@ func buildLayer(adds, dirs []string) ([]byte, error) {
 		rel := strings.TrimPrefix(n, "/")
 		if mode, ok := allDirs[n]; ok {
 			if err := writeDir(tw, rel+"/", mode); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if t := files[n].target; t != "" {
+			if err := tw.WriteHeader(&tar.Header{Typeflag: tar.TypeSymlink, Name: rel, Linkname: t, Mode: 0o777, ModTime: epoch, Format: tar.FormatPAX}); err != nil {
 				return nil, err
 			}
 			continue

@@ -1,0 +1,430 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/watch"
+)
+
+// TestDensity is one half of `make e2e-density` (hack/e2e-density.sh), which
+// runs it on a fresh cluster with the stock kubelet, then with the patched
+// one: PW_E2E_DENSITY_PODS pods (default 100), each one probetarget
+// container with a startup (TCP), a readiness (HTTP) and a liveness (gRPC)
+// probe, every PW_E2E_DENSITY_PERIOD (default 1s). Once every pod is Ready it
+// watches the kubelet for PW_E2E_DENSITY_WINDOW (default 2m) and writes what
+// it saw to PW_E2E_DENSITY_OUT as JSON: the kubelet process's CPU and RSS
+// (/proc), its goroutines (go_goroutines on /metrics), probe durations
+// (/metrics/probes), the intervals between consecutive probes as the
+// targets saw them (the same yardstick for both kubelets: the stock one has
+// no lateness metric), readiness flaps and restarts.
+//
+// It measures; it does not judge (a 2-core machine is too noisy for
+// thresholds on speed), except that no probe may be lost: every pod must stay
+// Ready and be probed throughout. Skipped unless PW_E2E_DENSITY_OUT is set.
+func TestDensity(t *testing.T) {
+	out := os.Getenv("PW_E2E_DENSITY_OUT")
+	if out == "" {
+		t.Skip("PW_E2E_DENSITY_OUT not set; run make e2e-density")
+	}
+	pods := envInt(t, "PW_E2E_DENSITY_PODS", 100)
+	period := envDuration(t, "PW_E2E_DENSITY_PERIOD", time.Second)
+	window := envDuration(t, "PW_E2E_DENSITY_WINDOW", 2*time.Minute)
+	if period < time.Second || period%time.Second != 0 {
+		t.Fatalf("PW_E2E_DENSITY_PERIOD=%v: probes take whole seconds", period)
+	}
+	ns := newNamespace(t)
+	secs := int32(period / time.Second)
+	p := func(h v1.ProbeHandler) *v1.Probe {
+		return &v1.Probe{ProbeHandler: h, PeriodSeconds: secs, TimeoutSeconds: 1, SuccessThreshold: 1, FailureThreshold: 3}
+	}
+	created := time.Now()
+	for i := range pods {
+		c := targetContainer("target")
+		c.StartupProbe = p(tcpProbe())
+		c.ReadinessProbe = p(httpProbe("readiness"))
+		c.LivenessProbe = p(grpcProbe("liveness"))
+		createPod(t, ns, targetPod(fmt.Sprintf("d%03d", i), c))
+	}
+	ips := waitAllReady(t, ns, pods, 15*time.Minute)
+	allReady := time.Since(created)
+	t.Logf("%d pods Ready %v after the first was created", pods, allReady.Round(time.Second))
+	time.Sleep(15 * time.Second) // let the pod-start work drain out of the figures
+
+	pid := kubeletPID(t)
+	list, err := client.CoreV1().Pods(ns).List(context.Background(), metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	flaps, restarts := watchFlaps(t, ns, list)
+
+	res := densityResult{
+		Kubelet: kubeletVersion, Pods: pods, ProbesPerPod: 3, PeriodSeconds: period.Seconds(),
+		AllReadySeconds: allReady.Seconds(), WindowSeconds: window.Seconds(),
+	}
+	durBefore := histogram(t, "prober_probe_duration_seconds")
+	schedBefore := histogram(t, "prober_scheduler_start_lateness_seconds")
+	start := time.Now()
+	cpuBefore := procCPU(t, pid)
+	prev, prevCPU := start, cpuBefore
+	tick := time.NewTicker(5 * time.Second)
+	for now := range tick.C {
+		cpu := procCPU(t, pid)
+		res.Samples = append(res.Samples, densitySample{
+			T:          now.Sub(start).Seconds(),
+			CPUCores:   (cpu - prevCPU).Seconds() / now.Sub(prev).Seconds(),
+			RSSMiB:     procRSSMiB(t, pid),
+			Goroutines: goroutines(t),
+		})
+		prev, prevCPU = now, cpu
+		if now.Sub(start) >= window {
+			break
+		}
+	}
+	tick.Stop()
+	end := time.Now()
+	res.CPUCores = (procCPU(t, pid) - cpuBefore).Seconds() / end.Sub(start).Seconds()
+	if kubeletPID(t) != pid {
+		t.Fatalf("the kubelet restarted during the measurement")
+	}
+	res.RSSMiB = summarize(res.Samples, func(s densitySample) float64 { return s.RSSMiB })
+	res.Goroutines = summarize(res.Samples, func(s densitySample) float64 { return s.Goroutines })
+	res.ProbeDuration = histogram(t, "prober_probe_duration_seconds").since(durBefore)
+	if isProbewheel() {
+		l := histogram(t, "prober_scheduler_start_lateness_seconds").since(schedBefore)
+		res.SchedulerLateness = &l
+	}
+	res.Intervals = probeIntervals(t, ips, start, end, period)
+	res.ReadyFlaps, res.Restarts = flaps(), restarts()
+
+	b, err := json.MarshalIndent(res, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(out, append(b, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s", b)
+
+	// The one hard requirement: density must not lose probes or results.
+	if res.ReadyFlaps != 0 || res.Restarts != 0 {
+		t.Errorf("%d readiness flaps and %d restarts under density", res.ReadyFlaps, res.Restarts)
+	}
+	if res.Intervals.Missed > 0 {
+		t.Errorf("%d probe intervals longer than 2 periods", res.Intervals.Missed)
+	}
+}
+
+type densitySample struct {
+	T          float64 `json:"t"`
+	CPUCores   float64 `json:"cpuCores"`
+	RSSMiB     float64 `json:"rssMiB"`
+	Goroutines float64 `json:"goroutines"`
+}
+
+type stats struct {
+	Mean float64 `json:"mean"`
+	Max  float64 `json:"max"`
+}
+
+type densityResult struct {
+	Kubelet           string          `json:"kubelet"`
+	Pods              int             `json:"pods"`
+	ProbesPerPod      int             `json:"probesPerPod"`
+	PeriodSeconds     float64         `json:"periodSeconds"`
+	AllReadySeconds   float64         `json:"allReadySeconds"`
+	WindowSeconds     float64         `json:"windowSeconds"`
+	CPUCores          float64         `json:"cpuCores"`
+	RSSMiB            stats           `json:"rssMiB"`
+	Goroutines        stats           `json:"goroutines"`
+	ProbeDuration     histSummary     `json:"probeDuration"`
+	SchedulerLateness *histSummary    `json:"schedulerLateness,omitempty"`
+	Intervals         intervalSummary `json:"intervals"`
+	ReadyFlaps        int             `json:"readyFlaps"`
+	Restarts          int             `json:"restarts"`
+	Samples           []densitySample `json:"samples"`
+}
+
+func summarize(samples []densitySample, f func(densitySample) float64) stats {
+	var s stats
+	for _, x := range samples {
+		v := f(x)
+		s.Mean += v / float64(len(samples))
+		s.Max = max(s.Max, v)
+	}
+	return s
+}
+
+func envInt(t *testing.T, k string, def int) int {
+	v := os.Getenv(k)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n <= 0 {
+		t.Fatalf("%s=%q: want a positive integer", k, v)
+	}
+	return n
+}
+
+func envDuration(t *testing.T, k string, def time.Duration) time.Duration {
+	v := os.Getenv(k)
+	if v == "" {
+		return def
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		t.Fatalf("%s=%q: want a positive duration", k, v)
+	}
+	return d
+}
+
+// kubeletPID is the kubelet's PID as local-up-cluster.sh recorded it.
+func kubeletPID(t *testing.T) int {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(clusterDir(), "pids", "kubelet.pid"))
+	if err != nil {
+		t.Fatalf("kubelet pid: %v", err)
+	}
+	pid, err := strconv.Atoi(strings.Fields(string(b))[0])
+	if err != nil {
+		t.Fatalf("kubelet pid file: %v", err)
+	}
+	return pid
+}
+
+// clockTick is USER_HZ, which /proc reports CPU time in: 100 on every Linux
+// architecture Go supports.
+const clockTick = 100
+
+// procCPU is the process's user+system CPU time.
+func procCPU(t *testing.T, pid int) time.Duration {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		t.Fatalf("kubelet cpu: %v", err)
+	}
+	// Fields after the parenthesised command name: state is field 3, utime 14, stime 15.
+	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+2:]))
+	utime, _ := strconv.ParseInt(f[11], 10, 64)
+	stime, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(utime+stime) * time.Second / clockTick
+}
+
+var vmRSS = regexp.MustCompile(`(?m)^VmRSS:\s+(\d+) kB$`)
+
+func procRSSMiB(t *testing.T, pid int) float64 {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Fatalf("kubelet rss: %v", err)
+	}
+	m := vmRSS.FindSubmatch(b)
+	if m == nil {
+		t.Fatalf("no VmRSS in /proc/%d/status", pid)
+	}
+	kb, _ := strconv.ParseFloat(string(m[1]), 64)
+	return kb / 1024
+}
+
+// kubeletMetrics GETs a kubelet metrics endpoint through the apiserver's node proxy.
+func kubeletMetrics(t *testing.T, path ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	b, err := client.CoreV1().RESTClient().Get().AbsPath(append([]string{"/api/v1/nodes", nodeName, "proxy"}, path...)...).DoRaw(ctx)
+	if err != nil {
+		t.Fatalf("GET kubelet /%s: %v", strings.Join(path, "/"), err)
+	}
+	return string(b)
+}
+
+func goroutines(t *testing.T) float64 {
+	v, ok := metricValue(kubeletMetrics(t, "metrics"), "go_goroutines")
+	if !ok {
+		t.Fatal("no go_goroutines on the kubelet's /metrics")
+	}
+	return v
+}
+
+// hist is a Prometheus histogram summed over all its label sets.
+type hist struct {
+	count, sum float64
+	buckets    map[float64]float64 // le -> cumulative count
+}
+
+var bucketLine = regexp.MustCompile(`(?m)^([a-z_]+)_bucket\{(?:[^}]*,)?le="([^"]+)"[^}]*\} ([0-9.eE+-]+)$`)
+
+// histogram reads a histogram from /metrics/probes (empty when absent).
+func histogram(t *testing.T, name string) hist {
+	text := kubeletMetrics(t, "metrics", "probes")
+	h := hist{buckets: map[float64]float64{}}
+	h.count, _ = metricValue(text, name+"_count")
+	h.sum, _ = metricValue(text, name+"_sum")
+	for _, m := range bucketLine.FindAllStringSubmatch(text, -1) {
+		if m[1] != name {
+			continue
+		}
+		le, err1 := strconv.ParseFloat(m[2], 64) // "+Inf" parses as +Inf
+		v, err2 := strconv.ParseFloat(m[3], 64)
+		if err1 == nil && err2 == nil {
+			h.buckets[le] += v
+		}
+	}
+	return h
+}
+
+type histSummary struct {
+	Count  float64 `json:"count"`
+	MeanMs float64 `json:"meanMs"`
+	// P50Ms and P99Ms are bucket upper bounds: the histogram's resolution.
+	P50Ms float64 `json:"p50Ms"`
+	P99Ms float64 `json:"p99Ms"`
+}
+
+// since summarizes the observations made between before and h.
+func (h hist) since(before hist) histSummary {
+	s := histSummary{Count: h.count - before.count}
+	if s.Count <= 0 {
+		return s
+	}
+	s.MeanMs = (h.sum - before.sum) / s.Count * 1000
+	les := make([]float64, 0, len(h.buckets))
+	for le := range h.buckets {
+		les = append(les, le)
+	}
+	sort.Float64s(les)
+	quantile := func(q float64) float64 {
+		for _, le := range les {
+			if h.buckets[le]-before.buckets[le] >= q*s.Count {
+				return le * 1000
+			}
+		}
+		return math.Inf(1)
+	}
+	s.P50Ms, s.P99Ms = quantile(0.5), quantile(0.99)
+	return s
+}
+
+type intervalSummary struct {
+	// N intervals between consecutive probes of one check of one pod, both
+	// inside the window; deviations are |interval - period|.
+	N            int     `json:"n"`
+	P50AbsDevMs  float64 `json:"p50AbsDevMs"`
+	P99AbsDevMs  float64 `json:"p99AbsDevMs"`
+	MaxAbsDevMs  float64 `json:"maxAbsDevMs"`
+	Missed       int     `json:"missed"` // intervals over 2 periods: a lost run
+	ChecksProbed int     `json:"checksProbed"`
+}
+
+// probeIntervals asks every target when it was probed (readiness over HTTP,
+// liveness over gRPC) and measures the gaps inside [start, end].
+func probeIntervals(t *testing.T, ips map[string]string, start, end time.Time, period time.Duration) intervalSummary {
+	t.Helper()
+	var devs []float64
+	s := intervalSummary{}
+	for name, ip := range ips {
+		for _, key := range []string{"http/readiness", "grpc/liveness"} {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			body, err := admin(ctx, ip, portAdmin, "GET", "/times?key="+key)
+			cancel()
+			if err != nil {
+				t.Fatalf("%s %s probe times: %v", name, key, err)
+			}
+			var times []int64
+			if err := json.Unmarshal([]byte(body), &times); err != nil {
+				t.Fatalf("%s %s probe times: %v", name, key, err)
+			}
+			var in []time.Time
+			for _, ns := range times {
+				if at := time.Unix(0, ns); !at.Before(start) && !at.After(end) {
+					in = append(in, at)
+				}
+			}
+			if len(in) == 0 {
+				t.Errorf("%s: no %s probe in the %v window", name, key, end.Sub(start).Round(time.Second))
+				continue
+			}
+			s.ChecksProbed++
+			for i := 1; i < len(in); i++ {
+				d := in[i].Sub(in[i-1])
+				if d > 2*period {
+					s.Missed++
+				}
+				devs = append(devs, math.Abs(float64(d-period))/float64(time.Millisecond))
+			}
+		}
+	}
+	sort.Float64s(devs)
+	s.N = len(devs)
+	if s.N > 0 {
+		s.P50AbsDevMs = devs[s.N/2]
+		s.P99AbsDevMs = devs[min(s.N-1, s.N*99/100)]
+		s.MaxAbsDevMs = devs[s.N-1]
+	}
+	return s
+}
+
+// watchFlaps counts, from the listed state on, Ready pods turning NotReady
+// and container restarts. The returned functions stop the watch and report.
+func watchFlaps(t *testing.T, ns string, list *v1.PodList) (flaps, restarts func() int) {
+	t.Helper()
+	w, err := client.CoreV1().Pods(ns).Watch(context.Background(), metav1.ListOptions{ResourceVersion: list.ResourceVersion})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ready := map[string]bool{}
+	count := map[string]int32{}
+	for _, p := range list.Items {
+		ready[p.Name] = podReady(&p)
+		count[p.Name] = containerStatus(&p, "target").RestartCount
+	}
+	var (
+		mu        sync.Mutex
+		nf, nr    int
+		done      = make(chan struct{})
+		stopOnce  sync.Once
+		stopWatch = func() { stopOnce.Do(func() { w.Stop(); <-done }) }
+	)
+	go func() {
+		defer close(done)
+		for ev := range w.ResultChan() {
+			p, ok := ev.Object.(*v1.Pod)
+			if !ok || ev.Type == watch.Deleted {
+				continue
+			}
+			mu.Lock()
+			r := podReady(p)
+			if ready[p.Name] && !r {
+				nf++
+				t.Logf("%s turned NotReady at %s", p.Name, time.Now().Format(time.RFC3339Nano))
+			}
+			ready[p.Name] = r
+			if cs := containerStatus(p, "target"); cs != nil && cs.RestartCount > count[p.Name] {
+				nr += int(cs.RestartCount - count[p.Name])
+				t.Logf("%s restarted (%d -> %d) at %s", p.Name, count[p.Name], cs.RestartCount, time.Now().Format(time.RFC3339Nano))
+				count[p.Name] = cs.RestartCount
+			}
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(stopWatch)
+	flaps = func() int { stopWatch(); mu.Lock(); defer mu.Unlock(); return nf }
+	restarts = func() int { stopWatch(); mu.Lock(); defer mu.Unlock(); return nr }
+	return flaps, restarts
+}

@@ -1,0 +1,108 @@
+#!/usr/bin/python3
+"""summary.md and density.png for a hack/e2e-density.sh results directory.
+
+Reads <flavor>.json (e2e/density_test.go's output; stock first when present)
+and writes a table of the kubelet's cost and the probes' timing per kubelet,
+with patched/stock ratios, and a plot of the samples over the window.
+"""
+
+import json
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+STYLE = {"stock": dict(color="tab:red"), "patched": dict(color="tab:blue")}
+
+# (label, getter, format): the rows of the table.
+ROWS = [
+    ("kubelet CPU, cores (mean over the window)", lambda r: r["cpuCores"], "{:.3f}"),
+    ("kubelet RSS, MiB (mean)", lambda r: r["rssMiB"]["mean"], "{:.0f}"),
+    ("kubelet RSS, MiB (max)", lambda r: r["rssMiB"]["max"], "{:.0f}"),
+    ("kubelet goroutines (mean)", lambda r: r["goroutines"]["mean"], "{:.0f}"),
+    ("kubelet goroutines (max)", lambda r: r["goroutines"]["max"], "{:.0f}"),
+    ("probe runs in the window", lambda r: r["probeDuration"]["count"], "{:.0f}"),
+    ("probe duration, mean ms", lambda r: r["probeDuration"]["meanMs"], "{:.2f}"),
+    ("probe duration, p99 ms (bucket bound)", lambda r: r["probeDuration"]["p99Ms"], "{:.1f}"),
+    ("probe interval |dev| p50, ms (seen by the targets)", lambda r: r["intervals"]["p50AbsDevMs"], "{:.1f}"),
+    ("probe interval |dev| p99, ms", lambda r: r["intervals"]["p99AbsDevMs"], "{:.1f}"),
+    ("probe interval |dev| max, ms", lambda r: r["intervals"]["maxAbsDevMs"], "{:.1f}"),
+    ("intervals over 2 periods (lost runs)", lambda r: r["intervals"]["missed"], "{:d}"),
+    ("readiness flaps / restarts", lambda r: f'{r["readyFlaps"]} / {r["restarts"]}', "{}"),
+    ("all pods Ready after, s", lambda r: r["allReadySeconds"], "{:.0f}"),
+]
+
+
+def load(d):
+    runs = {}
+    for name in sorted(os.listdir(d), key=lambda n: (n != "stock.json", n)):
+        if name.endswith(".json"):
+            with open(os.path.join(d, name)) as f:
+                runs[name[: -len(".json")]] = json.load(f)
+    return runs
+
+
+def table(runs):
+    names = list(runs)
+    ratio = "stock" in runs and "patched" in runs
+    first = next(iter(runs.values()))
+    out = [
+        f'{first["pods"]} pods x {first["probesPerPod"]} probes (startup TCP, readiness HTTP, liveness gRPC), '
+        f'period {first["periodSeconds"]:g} s, measured over {first["windowSeconds"]:g} s once all pods were Ready.',
+        "",
+        "| | " + " | ".join(f'{n} ({runs[n]["kubelet"]})' for n in names) + (" | patched / stock |" if ratio else " |"),
+        "|---|" + "---|" * (len(names) + ratio),
+    ]
+    for label, get, fmt in ROWS:
+        cells = [fmt.format(get(runs[n])) for n in names]
+        if ratio:
+            s, p = get(runs["stock"]), get(runs["patched"])
+            cells.append(f"{p / s:.2f}x" if isinstance(s, (int, float)) and s else "")
+        out.append(f"| {label} | " + " | ".join(cells) + " |")
+    lat = runs.get("patched", {}).get("schedulerLateness")
+    if lat:
+        out += [
+            "",
+            f'Patched kubelet, prober_scheduler_start_lateness_seconds over the window: {lat["count"]:.0f} runs, '
+            f'mean {lat["meanMs"]:.2f} ms, p99 <= {lat["p99Ms"]:g} ms (bucket bound).',
+        ]
+    return "\n".join(out) + "\n"
+
+
+def plot(runs, path):
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4))
+    for name, r in runs.items():
+        t = [s["t"] for s in r["samples"]]
+        style = STYLE.get(name, {})
+        for ax, key in zip(axes, ("cpuCores", "rssMiB", "goroutines")):
+            ax.plot(t, [s[key] for s in r["samples"]], label=f'{name} ({r["kubelet"]})', **style)
+    for ax, title in zip(axes, ("kubelet CPU (cores, per 5 s)", "kubelet RSS (MiB)", "kubelet goroutines")):
+        ax.set_title(title)
+        ax.set_xlabel("seconds into the window")
+        ax.set_ylim(bottom=0)
+        ax.grid(alpha=0.3)
+    axes[0].legend()
+    first = next(iter(runs.values()))
+    fig.suptitle(f'{first["pods"]} pods x {first["probesPerPod"]} probes every {first["periodSeconds"]:g} s, one node, 2 cores')
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: density.py RESULTS_DIR")
+    d = sys.argv[1]
+    runs = load(d)
+    if not runs:
+        sys.exit(f"{d}: no <flavor>.json")
+    with open(os.path.join(d, "summary.md"), "w") as f:
+        f.write(table(runs))
+    plot(runs, os.path.join(d, "density.png"))
+    print(open(os.path.join(d, "summary.md")).read())
+
+
+if __name__ == "__main__":
+    main()

@@ -34,6 +34,9 @@ import (
 // targets saw them (the same yardstick for both kubelets: the stock one has
 // no lateness metric), readiness flaps and restarts.
 //
+// With PW_E2E_DENSITY_PROFILE set it also saves, after the window, a 10 s CPU
+// profile and a 10 s execution trace of the kubelet (<out>.cpu.pprof, <out>.trace).
+//
 // It measures; it does not judge (a 2-core machine is too noisy for
 // thresholds on speed), except that no probe may be lost: every pod must stay
 // Ready and be probed throughout. Skipped unless PW_E2E_DENSITY_OUT is set.
@@ -112,6 +115,20 @@ func TestDensity(t *testing.T) {
 	res.Intervals = probeIntervals(t, ips, start, end, period)
 	res.ReadyFlaps, res.Restarts = flaps(), restarts()
 
+	if os.Getenv("PW_E2E_DENSITY_PROFILE") != "" {
+		// Still under load: a CPU profile and an execution trace, 10 s each, next to the JSON.
+		base := strings.TrimSuffix(out, ".json")
+		for _, prof := range []struct{ path, file string }{
+			{"profile", base + ".cpu.pprof"},
+			{"trace", base + ".trace"},
+		} {
+			b := kubeletGet(t, map[string]string{"seconds": "10"}, "debug", "pprof", prof.path)
+			if err := os.WriteFile(prof.file, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("kubelet %s: %s (%d bytes)", prof.path, prof.file, len(b))
+		}
+	}
 	b, err := json.MarshalIndent(res, "", "  ")
 	if err != nil {
 		t.Fatal(err)
@@ -240,18 +257,6 @@ func procRSSMiB(t *testing.T, pid int) float64 {
 	}
 	kb, _ := strconv.ParseFloat(string(m[1]), 64)
 	return kb / 1024
-}
-
-// kubeletMetrics GETs a kubelet metrics endpoint through the apiserver's node proxy.
-func kubeletMetrics(t *testing.T, path ...string) string {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	b, err := client.CoreV1().RESTClient().Get().AbsPath(append([]string{"/api/v1/nodes", nodeName, "proxy"}, path...)...).DoRaw(ctx)
-	if err != nil {
-		t.Fatalf("GET kubelet /%s: %v", strings.Join(path, "/"), err)
-	}
-	return string(b)
 }
 
 func goroutines(t *testing.T) float64 {

@@ -350,14 +350,41 @@ func holds(t *testing.T, ns, name string, d time.Duration, what string, cond fun
 	}
 }
 
-// probeMetrics returns the kubelet's /metrics/probes through the apiserver's node proxy.
-func probeMetrics(t *testing.T) string {
+// waitEvent waits for an event about the pod with the given reason whose
+// message contains text (the kubelet batches events: they lag a little).
+func waitEvent(t *testing.T, ns, pod, reason, text string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	b, err := client.CoreV1().RESTClient().Get().AbsPath("/api/v1/nodes", nodeName, "proxy", "metrics", "probes").DoRaw(ctx)
-	if err != nil {
-		t.Fatalf("GET /metrics/probes: %v", err)
-	}
-	return string(b)
+	waitFor(t, 30*time.Second, fmt.Sprintf("event %s %q on %s", reason, text, pod), func(ctx context.Context) (bool, error) {
+		events, err := client.CoreV1().Events(ns).List(ctx, metav1.ListOptions{FieldSelector: "involvedObject.name=" + pod})
+		if err != nil {
+			return false, err
+		}
+		for _, e := range events.Items {
+			if e.Reason == reason && strings.Contains(e.Message, text) {
+				return true, nil
+			}
+		}
+		return false, nil
+	})
 }
+
+// probeMetrics returns the kubelet's /metrics/probes through the apiserver's node proxy.
+func probeMetrics(t *testing.T) string { return kubeletMetrics(t, "metrics", "probes") }
+
+// kubeletGet GETs a kubelet path through the apiserver's node proxy.
+func kubeletGet(t *testing.T, params map[string]string, path ...string) []byte {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	req := client.CoreV1().RESTClient().Get().AbsPath(append([]string{"/api/v1/nodes", nodeName, "proxy"}, path...)...)
+	for k, v := range params {
+		req = req.Param(k, v)
+	}
+	b, err := req.DoRaw(ctx)
+	if err != nil {
+		t.Fatalf("GET kubelet /%s: %v", strings.Join(path, "/"), err)
+	}
+	return b
+}
+
+func kubeletMetrics(t *testing.T, path ...string) string { return string(kubeletGet(t, nil, path...)) }

@@ -96,6 +96,9 @@ func TestLivenessRestart(t *testing.T) {
 			holds(t, ns, name, 4*time.Second, "no further restart (new container is healthy)", func(p *v1.Pod) bool {
 				return containerStatus(p, "target").RestartCount == 1
 			})
+			// What `kubectl describe pod` shows: the kubelet's events, as upstream words them.
+			waitEvent(t, ns, name, "Unhealthy", "Liveness probe failed")
+			waitEvent(t, ns, name, "Killing", "failed liveness probe, will be restarted")
 		})
 	}
 }

@@ -6,8 +6,10 @@
 // It writes one Markdown table, a row per spec with its state and run time
 // under each kubelet, and exits 1 when a spec that passed on the first
 // kubelet (the reference, stock) did not pass on another one: the issue's
-// bar is "the patched kubelet passes every spec the stock one passes". A
-// single report gives the table alone (CI's conformance run).
+// bar is "the patched kubelet passes every spec the stock one passes". It
+// also exits 1 when no spec ran at all or a kubelet passed none (a broken
+// setup must not read as "no regression"). A single report gives the table
+// (CI's conformance run; hack/e2e-upstream.sh then requires every spec to pass).
 package main
 
 import (
@@ -138,6 +140,10 @@ func table(w io.Writer, runs []run) []string {
 			}
 		}
 	}
+	if len(names) == 0 {
+		// Every spec skipped: the focus matched nothing or the suite's setup failed.
+		return []string{"no spec ran in any report (focus matched nothing, or the suite setup failed)"}
+	}
 	sorted := make([]string, 0, len(names))
 	for n := range names {
 		sorted = append(sorted, n)
@@ -177,6 +183,9 @@ func table(w io.Writer, runs []run) []string {
 			if res, ok := r.specs[n]; ok {
 				counts[res.state]++
 			}
+		}
+		if counts["passed"] == 0 {
+			regressions = append(regressions, r.name+": no spec passed (the cluster or the suite setup is broken)")
 		}
 		fmt.Fprintf(w, "- %s: %d passed, %d failed, %d other, suite wall time %s\n",
 			r.name, counts["passed"], counts["failed"], len(names)-counts["passed"]-counts["failed"], r.runTime.Round(time.Second))

@@ -41,14 +41,7 @@ start=${SECONDS}
 pw::prepare_tree stock
 cd "${PW_TREE}"
 version=${KUBE_VERSION}
-commit=$(git rev-parse HEAD)
-ldflags=""
-for pkg in k8s.io/client-go/pkg/version k8s.io/component-base/version; do
-  for kv in "gitVersion=${version}" "gitMajor=${KUBE_MAJOR}" "gitMinor=${KUBE_MINOR}" \
-    "gitCommit=${commit}" "gitTreeState=clean" "buildDate=${PW_BUILD_DATE}"; do
-    ldflags+="-X '${pkg}.${kv}' "
-  done
-done
+ldflags=$(pw::version_ldflags "${version}")
 tags=selinux,notest,grpcnotrace
 args=(-mod=mod -trimpath -buildvcs=false "-tags=${tags}" -ldflags="${ldflags}-s -w")
 export CGO_ENABLED=0

@@ -30,16 +30,7 @@ start=${SECONDS}
 pw::prepare_tree "${flavor}"
 cd "${PW_TREE}"
 
-# The same version stamping as upstream's hack/lib/version.sh, for both
-# packages that carry it; `kubelet --version` prints "Kubernetes <gitVersion>".
-commit=$(git rev-parse HEAD)
-ldflags=""
-for pkg in k8s.io/client-go/pkg/version k8s.io/component-base/version; do
-  for kv in "gitVersion=${version}" "gitMajor=${KUBE_MAJOR}" "gitMinor=${KUBE_MINOR}" \
-    "gitCommit=${commit}" "gitTreeState=clean" "buildDate=${PW_BUILD_DATE}"; do
-    ldflags+="-X '${pkg}.${kv}' "
-  done
-done
+ldflags=$(pw::version_ldflags "${version}")
 # Upstream's release flags (hack/lib/golang.sh, non-debug build): stripped,
 # -trimpath, tags selinux,notest,grpcnotrace; the kubelet is built with cgo.
 # -mod=mod: the zip ships an empty vendor/ and no go.sum lines for the
@@ -65,4 +56,4 @@ echo "${want}" >"${out}.stamp"
 
 got=$("${out}" --version)
 [[ ${got} == "Kubernetes ${version}" ]] || pw::die "${out} --version printed '${got}', want 'Kubernetes ${version}'"
-echo "built ${out}: ${got} (commit ${commit}, $((SECONDS - start))s)"
+echo "built ${out}: ${got} (commit $(git rev-parse HEAD), $((SECONDS - start))s)"

@@ -73,6 +73,22 @@ export GIT_AUTHOR_DATE=${PW_PATCH_DATE} GIT_COMMITTER_DATE=${PW_PATCH_DATE}
 export GOWORK=off
 
 pw::log() { echo "+++ $*" >&2; }
+
+# pw::version_ldflags <gitVersion>: the -X flags that stamp a binary built in
+# the current tree the way upstream's hack/lib/version.sh does, for both
+# packages that carry a version (`<binary> --version` prints "Kubernetes
+# <gitVersion>"; kubectl refuses to parse an unstamped server version).
+pw::version_ldflags() {
+  local version=$1 commit pkg kv ldflags=""
+  commit=$(git rev-parse HEAD)
+  for pkg in k8s.io/client-go/pkg/version k8s.io/component-base/version; do
+    for kv in "gitVersion=${version}" "gitMajor=${KUBE_MAJOR}" "gitMinor=${KUBE_MINOR}" \
+      "gitCommit=${commit}" "gitTreeState=clean" "buildDate=${PW_BUILD_DATE}"; do
+      ldflags+="-X '${pkg}.${kv}' "
+    done
+  done
+  echo "${ldflags}"
+}
 pw::die() {
   echo "!!! $*" >&2
   exit 1

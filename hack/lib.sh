@@ -43,6 +43,11 @@ PW_OUTPUT=${PW_OUTPUT:-${PW_ROOT}/_output}
 # Overridable so tests running in a scratch copy can share the imported trees.
 PW_PRISTINE_GIT=${PW_PRISTINE_GIT:-${PW_OUTPUT}/pristine/kubernetes.git}
 PW_PATCHES_DIR=${PW_ROOT}/patches
+# Upstream fixes carried ahead of the release that has them (cherry-picks of
+# merged kubernetes PRs), one git format-patch file each, applied in name
+# order before pkg/: the first patches of the series, so that a fork can take
+# them alone.
+PW_PICKS_DIR=${PW_ROOT}/hack/upstream-picks
 PW_MODULE=$(awk '$1 == "module" {print $2; exit}' "${PW_ROOT}/go.mod")
 PW_UPSTREAM_MODULE=k8s.io/kubernetes
 # Everything under this directory goes into the first patch; every other
@@ -224,6 +229,9 @@ pw::scan_pkg() {
     fi
   done
 }
+
+# pw::pick_files prints hack/upstream-picks/*.patch in apply order.
+pw::pick_files() { pw::patch_files "${PW_PICKS_DIR}"; }
 
 # pw::patch_files prints patches/*.patch (or those of dir $1) in apply order.
 pw::patch_files() {

@@ -16,7 +16,11 @@
 # into pkg/ (import paths rewritten back, overlay constraints re-added, files
 # that upstream added to a fully mirrored directory picked up, with a warning)
 # and patches/ is regenerated; the regenerated series is checked to reproduce
-# the rebased tree exactly.
+# the rebased tree exactly. Upstream picks (hack/upstream-picks/, the first
+# patches of the series) are written back from their rebased commits; when
+# the new release has a pick's fix already, git am stops at it ("No changes"
+# or a conflict with identical lines): `git am --skip` it there, and the
+# pick's file is deleted.
 set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck source=hack/lib.sh
@@ -114,6 +118,21 @@ for d in "${!PW_FULL_DIRS[@]}"; do
     fi
   done < <(git -C "${dir}" ls-tree --name-only HEAD -- "${d}/")
 done
+
+# Picks: each is written back from the rebased commit with its subject, or
+# deleted when that commit is gone (skipped: the new release has the fix).
+while read -r pick; do
+  [[ -n ${pick} ]] || continue
+  subject=$(git mailinfo /dev/null /dev/null <"${pick}" | sed -n 's/^Subject: //p')
+  commit=$(git -C "${dir}" log --format='%H %s' "${base}..HEAD" | awk -v s="${subject}" 'substr($0, 42) == s { print $1; exit }')
+  if [[ -z ${commit} ]]; then
+    pw::log "${new} has '${subject}' already: dropping ${pick#"${PW_ROOT}/"}"
+    rm -f "${pick}"
+    continue
+  fi
+  git -C "${dir}" format-patch -q --zero-commit --no-signature --full-index --no-renames \
+    --diff-algorithm=myers -1 --stdout "${commit}" >"${pick}"
+done < <(pw::pick_files)
 
 tree_file=$(mktemp)
 trap 'rm -f "${tree_file}"' EXIT

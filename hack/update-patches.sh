@@ -17,8 +17,12 @@
 #    touched unless pkg/ has files in them, so prober/results and
 #    prober/testing stay upstream's.
 #
-# One commit per group, in this order: everything under pkg/kubelet/prober,
-# then one small commit per other directory. Commit messages are read from
+# First, one commit per upstream pick (hack/upstream-picks/*.patch, in name
+# order), exactly as its file says: fixes merged upstream after this
+# release, carried alone so that a fork can take them without probewheel.
+# pkg/ already contains them; it is expressed on top. Then one commit per
+# group, in this order: everything under pkg/kubelet/prober, then one small
+# commit per other directory. Commit messages are read from
 # hack/patch-messages/<dir with / replaced by ->.txt (subject line, blank
 # line, body). Identity and dates are fixed (hack/lib.sh), so the same pkg/
 # always yields byte-identical patches.
@@ -81,6 +85,20 @@ export_go() {
   printf '%s' "${text}"
 }
 
+head=${base}
+while read -r pick; do
+  [[ -n ${pick} ]] || continue
+  pw::pgit apply --cached "${pick}" 2>"${work}/apply.log" || {
+    cat "${work}/apply.log" >&2
+    pw::die "${pick#"${PW_ROOT}/"} does not apply to pristine ${KUBE_VERSION}; if ${KUBE_VERSION} has the fix already, delete the file"
+  }
+  # The commit message as git am would take it: subject, blank line, body.
+  subject=$(git mailinfo "${work}/pick-msg" /dev/null <"${pick}" | sed -n 's/^Subject: //p')
+  [[ -n ${subject} ]] || pw::die "${pick#"${PW_ROOT}/"} has no Subject: header (make it with git format-patch)"
+  message=$(printf '%s\n\n%s\n' "${subject}" "$(git stripspace <"${work}/pick-msg")")
+  head=$(pw::pgit commit-tree "$(pw::pgit write-tree)" -p "${head}" <<<"${message}")
+done < <(pw::pick_files)
+
 pw::scan_pkg
 declare -A groups=()
 for f in "${PW_FILES[@]}"; do
@@ -98,7 +116,6 @@ while read -r g; do
 done < <(printf '%s\n' "${!groups[@]}" | LC_ALL=C sort)
 
 zero=0000000000000000000000000000000000000000
-head=${base}
 for g in "${ordered_groups[@]}"; do
   {
     for f in "${PW_FILES[@]}"; do
@@ -171,8 +188,13 @@ fi
   if ((${#series[@]} == 0)); then
     echo "The series is empty: pkg/ is identical to upstream."
   else
-    for p in "${series[@]}"; do
-      echo "- $(basename "${p}")"
+    npicks=$(pw::pick_files | grep -c . || true)
+    for i in "${!series[@]}"; do
+      if ((i < npicks)); then
+        echo "- $(basename "${series[i]}") — an upstream fix carried from hack/upstream-picks/; applies alone"
+      else
+        echo "- $(basename "${series[i]}")"
+      fi
     done
   fi
 } >"${out}/README.md"

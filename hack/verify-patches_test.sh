@@ -3,8 +3,9 @@
 # the repository (the real working tree is never modified): verify passes on
 # a regenerated series and fails, with the fix in its message, when pkg/
 # changes without regeneration or patches/ is edited by hand; regeneration is
-# byte-stable; overlays, deletions, import rewriting and the empty series
-# behave as documented in hack/update-patches.sh. About 20 seconds.
+# byte-stable; upstream picks, overlays, deletions, import rewriting and the
+# empty series behave as documented in hack/update-patches.sh. About 30
+# seconds.
 set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck source=hack/lib.sh
@@ -21,6 +22,8 @@ mkdir -p "${copy}"
 tar -C "${PW_ROOT}" --exclude=./_output --exclude=./.git -cf - . | tar -C "${copy}" -xf -
 export PW_OUTPUT=${tmp}/output
 cd "${copy}"
+# lib.sh was sourced from the real tree: look at the copy's picks.
+PW_PICKS_DIR=${copy}/hack/upstream-picks
 
 failures=0
 pass() { echo "ok   $*"; }
@@ -70,10 +73,48 @@ if patch_text | grep -q '^+// verify-patches_test: an unregenerated change$'; th
 else fail "the change is in the prober patch"; fi
 
 # 3. Hand edits to patches/ are caught too.
-first=$(pw::patch_files "${copy}/patches" | head -n1)
+npicks=$(pw::pick_files | grep -c . || true)
+first=$(pw::patch_files "${copy}/patches" | sed -n "$((npicks + 1))p") # the prober patch
 sed -i '4s/$/ (edited)/' "${first}"
 expect_verify_fails_with_fix "verify fails when a patch was edited by hand"
 update
+
+# 3b. Upstream picks come first, as their files say, and the prober patch
+#     does not repeat them; a pick that does not apply stops update-patches
+#     with what to do; a changed pick without regeneration fails verify.
+ok=1
+i=0
+while read -r pick; do
+  i=$((i + 1))
+  generated=$(pw::patch_files "${copy}/patches" | sed -n "${i}p")
+  # Only the "[PATCH i/n]" numbering of the subject may differ.
+  if ! diff <(sed -e '1,/^$/{/^Subject:/,/^[^ S]/d}' "${pick}") <(sed -e '1,/^$/{/^Subject:/,/^[^ S]/d}' "${generated}") >/dev/null; then
+    ok=
+  fi
+  while read -r line; do
+    if grep -qxF -- "${line}" "${first}"; then ok=; fi
+  done < <(grep '^[-+][^-+]' "${pick}" | grep -v '^[-+]\s*$' | grep -v '^[-+]\s*[})]*$' | head -n 5)
+done < <(pw::pick_files)
+if ((npicks > 0)) && [[ -n ${ok} ]]; then
+  pass "picks first, byte for byte, not repeated by the prober patch"
+else fail "picks first, byte for byte, not repeated by the prober patch (${npicks} picks)"; fi
+if ((npicks > 0)); then
+  pick=$(pw::pick_files | head -n1)
+  cp "${pick}" "${tmp}/pick"
+  awk '!done && /^-\t/ { print $0 " (not upstream)"; done = 1; next } { print }' "${tmp}/pick" >"${pick}"
+  if update; then fail "a pick that does not apply is rejected"
+  elif grep -q 'does not apply to pristine .*delete the file' "${tmp}/update.log"; then
+    pass "a pick that does not apply is rejected, with what to do"
+  else
+    fail "a pick that does not apply is rejected, with what to do"
+    cat "${tmp}/update.log"
+  fi
+  cp "${tmp}/pick" "${pick}"
+  sed -i '0,/^$/s/^\(Subject: .*\)$/\1 (reworded)/' "${pick}"
+  expect_verify_fails_with_fix "verify fails when a pick changed without update-patches"
+  cp "${tmp}/pick" "${pick}"
+  update
+fi
 
 # 4. An overlay file goes into its own patch, without the build constraint,
 #    and deletes nothing else in its (partially mirrored) directory.
@@ -137,8 +178,9 @@ sed -i "s#${PW_MODULE}/pkg/kubelet/prober/pwtest#${PW_MODULE}/bench#" "${prober}
 if update; then fail "import from outside pkg/ is rejected"; else pass "import from outside pkg/ is rejected"; fi
 rm -rf "${prober}/zz_rewrite_test.go" "${prober}/pwtest"
 
-# 8. pkg/ identical to upstream: an empty series, and verify still passes.
-rm -rf pkg
+# 8. pkg/ identical to upstream and no picks: an empty series, and verify
+#    still passes.
+rm -rf pkg hack/upstream-picks
 mkdir -p "${prober}"
 find "${moddir}/${prober}" -maxdepth 1 -name '*.go' -exec cp {} "${prober}/" \;
 chmod -R u+w pkg

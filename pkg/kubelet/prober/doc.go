@@ -26,25 +26,28 @@ limitations under the License.
 // Upstream gives every probe a goroutine and a time.Ticker. probewheel keeps
 // one worker struct per probe (the same worker, doProbe, probeKey) but no
 // goroutine: a hierarchical timing wheel (wheel.go) holds each worker's next
-// due time, one scheduler goroutine (scheduler.go) sleeps until the wheel's
-// next non-empty slot, and due runs go to a bounded executor pool (pool.go).
-// Executor goroutines run one probe at a time and park when idle, at most
-// as many as the pool has fast slots, so their stacks stay grown to
-// doProbe's depth. An idle probe costs a wheel timer in a worker struct;
-// the goroutines are the runs in flight, the parked executors and the
-// scheduler's, and all of them exit when the last probe stops.
+// due time, one scheduler goroutine (loop.go) sleeps until the wheel's next
+// non-empty slot, and due runs go to a bounded executor pool (pool.go,
+// executor.go). Executors run one probe at a time and park when idle, at
+// most as many as the pool has fast slots. An idle probe costs a wheel timer
+// in a worker struct; the goroutines are the runs in flight, the parked
+// executors and the scheduler's, and all of them exit when the last probe
+// stops. scheduler.go has the state machine and the lock order.
 //
 // # Timing
 //
-// Runs are due on a fixed grid (due += period) from the first due time, so
-// periods do not drift with probe duration or wake-up lateness; the wheel's
-// tick is 1 ms. A run that comes due while the previous run of the same
-// probe is still waiting or running is skipped and counted
-// (prober_scheduler_skipped_runs_total), as upstream's ticker drops ticks: a
-// probe never has two runs in flight. A manual trigger (UpdatePodStatus on a
-// not-ready container) runs the probe at once and restarts its grid from
-// that moment; while a run is in flight one trigger is remembered, like
-// upstream's one-slot channel.
+// A worker's runs fall when upstream's worker loop would run them
+// (ticker.go): the first at once; then one per tick of a grid of periods
+// that starts at the first run. A run that outlasts its period is followed
+// at once by the next, because a ticker keeps one tick for a receiver that
+// is busy; further ticks that fall during the run are dropped and counted
+// (prober_scheduler_skipped_runs_total). A probe never has two runs in
+// flight. A manual trigger (UpdatePodStatus on a container that is not
+// ready) runs the probe as soon as the worker is free and restarts the grid
+// there; like upstream's one-slot channel, one trigger waits at most, and a
+// trigger before the first run runs right after it. A stopped worker exits
+// when its run in flight ends; one stopped before its first run probes once
+// first, as upstream's does.
 //
 // Within one period of the manager's start (a kubelet restart), upstream
 // sleeps each new worker a random part of its period. probewheel instead
@@ -57,47 +60,79 @@ limitations under the License.
 //
 // # Executor pool and head-of-line blocking
 //
-// The pool bounds the runs in flight with two budgets ("lanes"). Every probe
-// starts in the fast lane unless its previous run overran slowAfter (10 ms).
-// While work waits for a fast slot, the scheduler moves any fast run older
-// than slowAfter to the slow lane and gives its fast slot to the waiting run.
-// So a run that blocks — a hung target up to timeoutSeconds × 3 retries, a
-// slow CRI ExecSync, a Set blocked on a full results channel while
-// syncLoopIteration is slow — holds a fast slot for at most slowAfter, and
-// from its next run on it starts in the slow lane and only competes with
-// other slow work. Healthy probes, which finish in well under slowAfter,
-// keep their schedule when 10% of the probes hang. Waiting runs queue in
-// the order they came due, one entry per probe at most, so the queues are bounded
-// by the number of probes.
+// The pool bounds the runs that start at once with two budgets ("lanes").
+// Every probe starts in the fast lane unless its previous run overran
+// slowAfter (10 ms). While work waits for a fast slot, a fast run older than
+// slowAfter moves to the slow lane and its fast slot goes to the waiting run
+// — whether or not the slow lane has room, so that runs that hang can never
+// hold the fast lane for longer than slowAfter. From its next run on, a
+// probe that overran starts in the slow lane, and waits there while the
+// lane holds its limit of runs. So a run that blocks — a hung target up to
+// timeoutSeconds × 3 retries, a slow CRI ExecSync — delays healthy probes by
+// at most slowAfter, once, however many hang. Waiting runs queue in the order
+// they came due, one entry per probe at most.
+//
+// A Set on a results manager whose Updates() channel is full blocks until
+// syncLoopIteration reads it. A run about to block there gives its slot up
+// (delivery.go) and finishes without one, so a stalled sync loop cannot stop
+// the probes of other pods however many readiness results change meanwhile;
+// it blocks those runs only, as upstream blocks their goroutines.
 //
 // Defaults need no tuning: the fast lane has 16 slots per CPU (32 to 256)
 // because fast work is CPU; the slow lane has 2048 because slow work is
-// waiting, and a waiting run costs a parked goroutine, not CPU. Their sum is
-// a hard bound on runs in flight.
+// waiting, and a waiting run costs a parked goroutine, not CPU.
 //
 // Limits of the design: a probe that turns slow holds a fast slot for
-// slowAfter on its first slow run; slow probes that are healthy but merely
-// slow (a 50 ms exec) share the slow lane with hung ones, so when more than
-// 2048 runs block at once, slow probes queue behind them and run late
-// (skipping runs), though fast probes do not; and classification is per
-// probe, by its last run, so a probe that alternates between fast and hung
-// pays the slowAfter toll each time it hangs.
+// slowAfter on its first slow run; probes that are healthy but merely slow
+// (a 50 ms exec) share the slow lane with hung ones, so while more than 2048
+// runs hang at once, slow probes wait (and drop ticks) though fast probes do
+// not; classification is per probe, by its last run, so a probe that
+// alternates between fast and hung pays the slowAfter toll each time it
+// hangs; and a run whose Set finds room in a results channel but loses it to
+// another run before it sends blocks with its slot, as before this change
+// (at most the runs in flight when the channel fills; they move to the slow
+// lane after slowAfter like any overrun).
 //
-// # Bad input
+// # Probe specs
 //
-// A probe spec the API server would reject (period, timeout or a threshold
-// not positive, a period or timeout above a day) does not crash or stall the
-// kubelet: the worker uses the API default for that field and logs once
-// when it starts. A panicking handler is recovered in doProbe as upstream
-// does, and the worker keeps its schedule.
+// Every value the API server accepts is used as given: validation requires
+// periodSeconds, timeoutSeconds and the thresholds to be non-negative and
+// sets no upper bound, and zeros are defaulted before the kubelet sees a pod,
+// static pods included. The wheel keeps a timer of any period (up to
+// math.MaxInt32 seconds) at one tick's precision. A period that is not
+// positive cannot come from the API server; upstream would panic in
+// time.NewTicker on it and take the kubelet down, so probewheel logs it once
+// and probes at the API default of 10 s (probe_spec.go). A panicking handler
+// is recovered in doProbe as upstream does, and the worker keeps its
+// schedule.
 //
 // # Differences from upstream, on purpose
 //
-//   - AddPod skips only the container whose probe worker exists already,
-//     instead of returning from AddPod (kubernetes#138928, merged upstream
-//     after v1.36 as #138930).
+// Where upstream's worker select picks at random among channels that are
+// ready together, probewheel decides, and where upstream crashes, it does
+// not. Each difference is pinned by a test.
+//
+//   - A stop request is taken before a tick or a trigger that is ready at
+//     the same moment; upstream picks at random, and may run once more.
+//   - After a run during which both a tick and a trigger came, the trigger is
+//     taken, which restarts the period and drops the tick (Go's Reset); upstream
+//     picks at random, and when it takes the tick first it runs again at once
+//     for the trigger.
+//   - A manual trigger that lands at the instant a run starts (the run of a
+//     tick due at that instant, or a run waiting for a slot) is served by
+//     that run: the probe runs once and the period restarts with it. Upstream
+//     runs twice when its select takes the tick first, so with
+//     successThreshold > 1 it can count two successes at one instant
+//     (TestSchedulerTriggerAtTheInstantOfATick).
+//   - First runs after a kubelet restart are spread by the golden-ratio
+//     sequence above, not by a random sleep.
+//   - A period that is not positive probes every 10 s where upstream panics.
 //   - A worker that exits removes its map entry only if the entry is still
 //     itself, so it cannot remove a newer worker for the same probe.
-//   - A stop request takes precedence over a tick that is due at the same
-//     moment; upstream picks one at random.
+//   - Runs may wait for an executor slot (prober_scheduler_queue_wait_seconds);
+//     with healthy probes and the default pool they do not.
+//
+// AddPod skips only the container whose probe worker exists instead of
+// returning: that is upstream's own fix (kubernetes#138930, after v1.36),
+// carried as a patch of its own before probewheel's (hack/upstream-picks).
 package prober

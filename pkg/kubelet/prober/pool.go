@@ -17,75 +17,108 @@ limitations under the License.
 package prober
 
 import (
+	"fmt"
 	"runtime"
 	"time"
 )
 
-// pool accounts for the executor's slots: how many probe runs may be in
-// flight, and who waits for a slot. It owns no goroutines; the scheduler
-// starts one for each run it admits and guards the pool with its mutex.
+// pool is the bookkeeping of the executor's slots: which runs are in flight
+// in which lane, and who waits for a slot. It is a plain data structure: the
+// scheduler guards it with its mutex and runs what it admits on executors
+// (executor.go).
 //
-// Slots come in two lanes with separate budgets:
+// Runs hold a slot in one of two lanes:
 //
-//   - fast: runs expected to finish quickly. Every probe starts here unless
-//     its previous run overran.
-//   - slow: runs that overran (took slowAfter or more) and runs of probes
-//     whose previous run overran: hung targets, probes stuck until their
-//     timeout, long CRI execs, a Set blocked on a full results channel.
+//   - fast: every run of a probe whose previous run finished within
+//     slowAfter. This is the work the bound is for: probe starts that cost
+//     CPU (an HTTP dial, an ExecSync round trip), all due at once after a
+//     restart or on a crowded second.
+//   - slow: runs of probes whose previous run overran (hung targets, probes
+//     that wait for their timeout, long CRI execs), and fast runs that
+//     overran while fast work waited.
 //
-// While fast-lane work waits, a fast run older than slowAfter is moved to
-// the slow lane and its fast slot handed on; so one hung probe holds a fast
-// slot for at most slowAfter, and after that it only ever competes with
-// other slow work. Invariants, with runs counted per lane:
+// A fast run that is still running slowAfter after it started, while fast
+// work waits, is moved to the slow lane and its fast slot handed on. Moving
+// does not wait for room in the slow lane, so runs that hang can never hold
+// the fast lane for longer than slowAfter, however many hang. The slow
+// lane's limit bounds the runs that start there; while moved runs keep it
+// above its limit, slow runs wait.
 //
-//	running[fast] <= limits.fast, running[slow] <= limits.slow
+// A run may also leave its lane altogether (detach): a run whose result
+// changes is about to wait on syncLoopIteration, which reads the results
+// channels, not on its target (delivery.go).
+//
+// Invariants, with running counted per lane:
+//
+//	running[fast] <= limits.fast
+//	a run starts in the slow lane only while running[slow] < limits.slow
 //	a worker is in at most one list: pending[fast], pending[slow] or fastRuns
-//	pending[l] is non-empty only while running[l] == limits[l] (the slow
-//	lane) or no fast run can be demoted (the fast lane)
+//	pending[fast] is non-empty only while every fast slot is taken
+//	pending[slow] is non-empty only while running[slow] >= limits.slow
 //
-// pending is bounded by the number of probes: a worker waits at most once.
+// A worker waits in a queue at most once, so the queues are bounded by the
+// number of probes; runs in flight are at most limits.fast + limits.slow
+// plus the runs that turned slow or detached, each a probe's only run.
 type pool struct {
 	limits   poolLimits
 	running  [numLanes]int
 	pending  [numLanes]workerList
 	fastRuns workerList // fast-lane runs, oldest start first
+	detached int        // runs in flight that hold no slot
 }
 
+// lane is where a run holds its slot.
 type lane uint8
 
 const (
 	fastLane lane = iota
 	slowLane
 	numLanes
+	// detachedLane marks a run that gave its slot up; it is no lane of the pool.
+	detachedLane = numLanes
 )
 
 func (l lane) String() string {
-	if l == slowLane {
+	switch l {
+	case fastLane:
+		return "fast"
+	case slowLane:
 		return "slow"
+	default:
+		return "detached"
 	}
-	return "fast"
 }
 
-// poolLimits are the pool's bounds. limits.fast+limits.slow is the hard
-// bound on probe runs in flight.
+// poolLimits are the pool's bounds.
 type poolLimits struct {
+	// fast and slow are the lanes' slots: how many runs may start in each.
 	fast, slow int
 	// slowAfter is how long a run may take before it counts as slow.
 	slowAfter time.Duration
 }
 
 // defaultPoolLimits sizes the pool for any node without tuning. Healthy
-// probes take well under a millisecond of CPU (an HTTP dial, an ExecSync
-// round trip), so the fast lane needs only a few slots per core; the slow
-// lane is sized for the waiting kind of work — 10% of the probes on a node
-// with 10,000 pods and two probes each hanging at once — since a waiting
-// run costs a parked goroutine, not CPU.
+// probes take well under a millisecond of CPU, so the fast lane needs only a
+// few slots per core. The slow lane is sized for waiting work — 10% of the
+// probes of a node with 10,000 pods and two probes each hung at once — since
+// a waiting run costs a parked goroutine, not CPU.
 func defaultPoolLimits() poolLimits {
 	return poolLimits{
 		fast:      min(max(16*runtime.GOMAXPROCS(0), 32), 256),
 		slow:      2048,
 		slowAfter: 10 * time.Millisecond,
 	}
+}
+
+// validate rejects limits under which some probe could never run again.
+func (l poolLimits) validate() error {
+	if l.fast < 1 || l.slow < 1 {
+		return fmt.Errorf("prober pool limits fast=%d slow=%d: each lane needs at least one slot, or probes that turn slow never run again", l.fast, l.slow)
+	}
+	if l.slowAfter <= 0 {
+		return fmt.Errorf("prober pool limit slowAfter=%v must be positive", l.slowAfter)
+	}
+	return nil
 }
 
 func (p *pool) limit(l lane) int {
@@ -114,13 +147,34 @@ func (p *pool) take(w *worker, now time.Duration) {
 	}
 }
 
-// release frees w's slot and hands it to the next worker waiting in the
-// same lane, which it returns (nil if none waits).
+// release frees the slot of w's run, which ended, and returns the waiting
+// worker that took it over, if any.
 func (p *pool) release(w *worker, now time.Duration) *worker {
 	l := w.sched.lane
+	if l == detachedLane {
+		p.detached--
+		return nil
+	}
 	p.running[l]--
 	if l == fastLane {
 		p.fastRuns.remove(w)
+	}
+	return p.handOn(l, now)
+}
+
+// detach frees the slot of w's run, which goes on without one, and returns
+// the waiting worker that took the slot over, if any.
+func (p *pool) detach(w *worker, now time.Duration) *worker {
+	next := p.release(w, now)
+	w.sched.lane = detachedLane
+	p.detached++
+	return next
+}
+
+// handOn gives a free slot of lane l to the worker waiting longest for one.
+func (p *pool) handOn(l lane, now time.Duration) *worker {
+	if p.running[l] >= p.limit(l) {
+		return nil // moved runs still fill the slow lane
 	}
 	next := p.pending[l].popFront()
 	if next != nil {
@@ -135,10 +189,10 @@ func (p *pool) unqueue(w *worker) {
 }
 
 // demote moves fast runs that have overrun to the slow lane while fast work
-// waits and the slow lane has room, and appends the workers admitted to the
-// freed fast slots to started: one per run moved.
+// waits, and appends the workers admitted to the freed fast slots to
+// started: one per run moved.
 func (p *pool) demote(now time.Duration, started []*worker) []*worker {
-	for p.pending[fastLane].len() > 0 && p.running[slowLane] < p.limits.slow {
+	for p.pending[fastLane].len() > 0 {
 		oldest := p.fastRuns.front()
 		if oldest == nil || now-oldest.sched.startedAt < p.limits.slowAfter {
 			break
@@ -147,9 +201,7 @@ func (p *pool) demote(now time.Duration, started []*worker) []*worker {
 		p.running[fastLane]--
 		p.running[slowLane]++
 		oldest.sched.lane = slowLane
-		next := p.pending[fastLane].popFront()
-		p.take(next, now)
-		started = append(started, next)
+		started = append(started, p.handOn(fastLane, now))
 	}
 	return started
 }
@@ -157,7 +209,7 @@ func (p *pool) demote(now time.Duration, started []*worker) []*worker {
 // nextDemotion is when demote could next move a run, if fast work waits.
 func (p *pool) nextDemotion() (time.Duration, bool) {
 	oldest := p.fastRuns.front()
-	if p.pending[fastLane].len() == 0 || oldest == nil || p.running[slowLane] >= p.limits.slow {
+	if p.pending[fastLane].len() == 0 || oldest == nil {
 		return 0, false
 	}
 	return oldest.sched.startedAt + p.limits.slowAfter, true

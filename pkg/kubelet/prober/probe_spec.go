@@ -17,58 +17,30 @@ limitations under the License.
 package prober
 
 import (
-	"fmt"
+	"context"
+	"time"
 
-	v1 "k8s.io/api/core/v1"
+	"k8s.io/klog/v2"
 )
 
-// The API server rejects probes whose period, timeout or thresholds are not
-// positive, and defaults them when unset; but static pods and pods from a
-// file or URL source reach the kubelet without that validation. Upstream
-// panics on a zero period (a ticker needs a positive one) and runs a zero
-// timeout as "no timeout". probewheel replaces such values with the API
-// defaults instead. A period or timeout above maxProbeSeconds is taken for a
-// typo: it would hold an executor slot or a wheel timer for longer than any
-// real probe.
-const (
-	defaultPeriodSeconds    = 10
-	defaultTimeoutSeconds   = 1
-	defaultSuccessThreshold = 1
-	defaultFailureThreshold = 3
-	maxProbeSeconds         = 24 * 60 * 60
-)
+// fallbackPeriodSeconds is the period used for a probe whose periodSeconds
+// is not positive: the API default, which is what the API server (and the
+// kubelet's static pod decoder) put in place of a zero.
+const fallbackPeriodSeconds = 10
 
-// probeLimits lists the fields sanitizeProbe checks; max 0 means unbounded.
-var probeLimits = []struct {
-	name     string
-	field    func(*v1.Probe) *int32
-	def, max int32
-}{
-	{"periodSeconds", func(p *v1.Probe) *int32 { return &p.PeriodSeconds }, defaultPeriodSeconds, maxProbeSeconds},
-	{"timeoutSeconds", func(p *v1.Probe) *int32 { return &p.TimeoutSeconds }, defaultTimeoutSeconds, maxProbeSeconds},
-	{"successThreshold", func(p *v1.Probe) *int32 { return &p.SuccessThreshold }, defaultSuccessThreshold, 0},
-	{"failureThreshold", func(p *v1.Probe) *int32 { return &p.FailureThreshold }, defaultFailureThreshold, 0},
-}
-
-// sanitizeProbe returns p, or a copy of p with out-of-range values replaced
-// by the API defaults and a description of each replacement. A nil p stays
-// nil.
-func sanitizeProbe(p *v1.Probe) (*v1.Probe, []string) {
-	if p == nil {
-		return nil, nil
+// probePeriod returns w's probe period. Every value the API server accepts
+// is used as it is, however large: validation sets no upper bound, and
+// timeouts and thresholds reach the prober and doProbe unchanged. A period
+// that is not positive cannot reach the kubelet through the API (zero is
+// defaulted, negatives are rejected, static pods included); upstream's
+// worker would panic in time.NewTicker on one and take the kubelet down.
+// Such a period is logged once and replaced by the API default.
+func probePeriod(ctx context.Context, w *worker) time.Duration {
+	if w.spec.PeriodSeconds > 0 {
+		return time.Duration(w.spec.PeriodSeconds) * time.Second
 	}
-	fixed := p
-	var fixes []string
-	for _, l := range probeLimits {
-		v := *l.field(p)
-		if v > 0 && (l.max == 0 || v <= l.max) {
-			continue
-		}
-		if fixed == p {
-			fixed = p.DeepCopy()
-		}
-		*l.field(fixed) = l.def
-		fixes = append(fixes, fmt.Sprintf("%s=%d→%d", l.name, v, l.def))
-	}
-	return fixed, fixes
+	klog.FromContext(ctx).Info("Probe has a periodSeconds that is not positive, probing at the API default instead",
+		"probeType", w.probeType, "pod", klog.KObj(w.pod), "containerName", w.container.Name,
+		"periodSeconds", w.spec.PeriodSeconds, "usedPeriodSeconds", fallbackPeriodSeconds)
+	return fallbackPeriodSeconds * time.Second
 }

@@ -146,7 +146,7 @@ func NewManager(
 		startupManager:   startupManager,
 		workers:          make(map[probeKey]*worker),
 		start:            clock.RealClock{}.Now(),
-		scheduler:        newScheduler(clock.RealClock{}, defaultPoolLimits(), componentBaseMetrics{}),
+		scheduler:        newScheduler(schedulerConfig{}),
 		spreadSeed:       nodeSeed(),
 	}
 }

@@ -604,6 +604,51 @@ func TestUpdateReadiness(t *testing.T) {
 	}
 }
 
+func TestAddPodContinuesPastExistingWorkers(t *testing.T) {
+	for _, existing := range []probeType{startup, readiness, liveness} {
+		t.Run(existing.String(), func(t *testing.T) {
+			ctx := ktesting.Init(t)
+			m := newTestManager()
+			defer cleanup(t, m)
+
+			first := v1.Container{Name: "first"}
+			switch existing {
+			case startup:
+				first.StartupProbe = defaultProbe
+			case readiness:
+				first.ReadinessProbe = defaultProbe
+			case liveness:
+				first.LivenessProbe = defaultProbe
+			}
+			pod := v1.Pod{
+				ObjectMeta: metav1.ObjectMeta{
+					UID: "addpod_continue_pod",
+				},
+				Spec: v1.PodSpec{
+					Containers: []v1.Container{first, {
+						Name:          "second",
+						LivenessProbe: defaultProbe,
+					}},
+				},
+			}
+			// SyncPod calls AddPod again for a pod whose probes run already: a
+			// worker that exists must not keep AddPod from the containers after it.
+			firstOnly := *pod.DeepCopy()
+			firstOnly.Spec.Containers = firstOnly.Spec.Containers[:1]
+			m.AddPod(ctx, &firstOnly)
+			m.AddPod(ctx, &pod)
+
+			expected := []probeKey{
+				{"addpod_continue_pod", "first", existing},
+				{"addpod_continue_pod", "second", liveness},
+			}
+			if err := expectProbes(m, expected); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
 func expectProbes(m *manager, expectedProbes []probeKey) error {
 	m.workerLock.RLock()
 	defer m.workerLock.RUnlock()

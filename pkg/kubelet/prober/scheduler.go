@@ -17,6 +17,7 @@ limitations under the License.
 package prober
 
 import (
+	"fmt"
 	"math"
 	"sync"
 	"time"
@@ -24,24 +25,28 @@ import (
 	"k8s.io/utils/clock"
 )
 
-// scheduler decides when each worker probes and how many probe at once. A
-// worker's next run sits in the timing wheel; one goroutine sleeps until the
-// wheel's next non-empty slot, then hands what is due to the pool, and the
-// pool runs each admitted worker on a goroutine that lives for that run (or
-// for a chain of runs handed over from the queue). Runs never execute on the
-// wheel's goroutine, so a slow probe cannot delay the wheel.
+// scheduler decides when each worker probes and how many probe at once.
+//
+// A worker's next run sits in the timing wheel (wheel.go). One goroutine,
+// the loop (loop.go), sleeps until the wheel's next non-empty slot and
+// dispatches what is due to the pool (pool.go), which admits each run to a
+// slot or queues it. Executors (executor.go) run the admitted runs: never
+// the loop, so a slow probe cannot delay the wheel. When a run ends, its
+// executor files the worker's next run (ticker.go) and takes over the run
+// that waited longest for the freed slot.
 //
 // Each worker is in exactly one state:
 //
 //	new ──add──▶ idle (timer in the wheel) ──due──▶ queued ──slot──▶ running
 //	               ▲                          └──────────slot─────────▲  │
-//	               └────────────── next due (fixed rate) ───────────────┘
+//	               └──────── next tick; at once if a tick is pending ────┘
 //	running ──doProbe returns false, or stop──▶ exited
 //
-// Runs are due on a fixed grid, due += period, so periods do not drift with
-// probe duration or wake-up lateness. A run that comes due while the
-// previous one is still queued or running is skipped, as upstream's ticker
-// drops ticks. stop and trigger are O(1): they cancel the wheel timer.
+// Locking: the manager calls add, stop and trigger with its workerLock
+// held; the scheduler calls into workers (doProbe, exit, which takes
+// workerLock) only on executors, without s.mu. The order is therefore
+// manager.workerLock → scheduler.mu, and s.mu is taken last apart from the
+// metrics' own locks.
 type scheduler struct {
 	clock   clock.Clock
 	epoch   time.Time // tick 0 of the wheel
@@ -50,12 +55,15 @@ type scheduler struct {
 	mu    sync.Mutex
 	wheel *timingWheel
 	pool  pool
-	// workers counts workers added and not yet exited; the loop goroutine
-	// runs only while it is positive, so a manager without probes has none.
+	// workers counts workers added and not yet exited; the loop runs only
+	// while it is positive, so a manager without probes has no goroutine.
 	workers int
 	looping bool
-	// armed is the tick the loop sleeps until (noWake: until kicked). An
-	// earlier timer kicks the loop.
+	// armed is the tick until which the loop sleeps (noWake: until kicked).
+	// Whoever needs the loop earlier lowers armed and sends on kick, both
+	// under mu; the loop sets armed under mu before it sleeps. kick holds
+	// one token, so a kick sent between the loop's unlock and its select is
+	// not lost, and concurrent kicks merge into one wake-up.
 	armed int64
 	kick  chan struct{}
 	// idle executors, most recently parked last.
@@ -66,23 +74,22 @@ type scheduler struct {
 	started []*worker
 }
 
-// executor is a goroutine that runs what the scheduler hands it. Executors
-// park when idle (up to maxIdle of them) instead of exiting, because a
-// goroutine's stack has to grow to doProbe's depth: a fresh goroutine per
-// run spent a quarter of the prober's CPU in runtime.copystack.
-type executor struct {
-	work chan runItem // capacity 1: a hand-over never blocks the scheduler
-}
-
-// runItem is a hand-over to an executor; the zero value retires it.
-type runItem struct {
-	w *worker
-	a action
+// schedulerConfig is what a scheduler is built from. Zero fields take the
+// defaults: the real clock, defaultPoolLimits and the package's metrics.
+type schedulerConfig struct {
+	Clock   clock.Clock
+	Limits  poolLimits
+	Metrics schedulerMetrics
 }
 
 // schedulerTick is the wheel's resolution. Runs start within one tick plus
 // the kernel's timer slack of their due time.
 const schedulerTick = time.Millisecond
+
+// maxLoopSleep bounds the loop's sleep, as client-go's delaying queue bounds
+// its wait: a wake-up that some future change forgets to arrange costs at
+// most this much, not a run.
+const maxLoopSleep = time.Second
 
 const noWake = math.MaxInt64
 
@@ -90,17 +97,17 @@ const noWake = math.MaxInt64
 type workerSched struct {
 	state  runState
 	timer  wheelTimer
-	period time.Duration
-	// Times are offsets from scheduler.epoch. due is when the current or
-	// next run is due.
-	due, queuedAt, startedAt time.Duration
-	lane                     lane
-	// slow: the last run overran, so the next one starts in the slow lane.
+	ticker probeTicker
+	// Offsets from scheduler.epoch: when the current or next run became due
+	// and was dispatched, and when the last run started.
+	dueAt, queuedAt, startedAt time.Duration
+	lane                       lane
+	// slow: the last run overran slowAfter, so the next one starts in the slow lane.
 	slow bool
-	// triggered: a manual run was asked for while a run was in flight, or
-	// before the first run.
+	// triggered: a manual run was asked for and not yet started, like a value
+	// in upstream's one-slot manualTriggerCh.
 	triggered bool
-	// ran: the worker has probed at least once.
+	// ran: the worker's first run has started.
 	ran      bool
 	stopping bool
 	// Links for the pool's lists.
@@ -118,25 +125,40 @@ const (
 	stateExited
 )
 
-// action is what a run does: probe, or clean up after the worker.
+// action is what a run does.
 type action uint8
 
 const (
-	actProbe action = iota
-	actExit
+	actProbe       action = iota
+	actManualProbe        // a probe run that a manual trigger asked for
+	actExit               // clean up after the worker
 )
 
-func newScheduler(clk clock.Clock, limits poolLimits, m schedulerMetrics) *scheduler {
-	return &scheduler{
-		clock:   clk,
-		epoch:   clk.Now(),
-		metrics: m,
+func newScheduler(cfg schedulerConfig) *scheduler {
+	if cfg.Clock == nil {
+		cfg.Clock = clock.RealClock{}
+	}
+	if cfg.Limits == (poolLimits{}) {
+		cfg.Limits = defaultPoolLimits()
+	}
+	if err := cfg.Limits.validate(); err != nil {
+		panic(fmt.Sprintf("prober: %v", err)) // a programming error: the kubelet uses the defaults
+	}
+	if cfg.Metrics == nil {
+		cfg.Metrics = componentBaseMetrics{}
+	}
+	s := &scheduler{
+		clock:   cfg.Clock,
+		epoch:   cfg.Clock.Now(),
+		metrics: cfg.Metrics,
 		wheel:   newTimingWheel(0),
-		pool:    pool{limits: limits},
-		maxIdle: limits.fast,
+		pool:    pool{limits: cfg.Limits},
+		maxIdle: cfg.Limits.fast,
 		armed:   noWake,
 		kick:    make(chan struct{}, 1),
 	}
+	registerScheduler(s)
+	return s
 }
 
 func (s *scheduler) now() time.Duration { return s.clock.Since(s.epoch) }
@@ -144,7 +166,7 @@ func (s *scheduler) now() time.Duration { return s.clock.Since(s.epoch) }
 func floorTick(d time.Duration) int64 { return int64(d / schedulerTick) }
 func ceilTick(d time.Duration) int64  { return int64((d + schedulerTick - 1) / schedulerTick) }
 
-// add starts scheduling w every period, the first run after delay.
+// add starts probing with w every period, the first run after delay.
 func (s *scheduler) add(w *worker, period, delay time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -153,26 +175,25 @@ func (s *scheduler) add(w *worker, period, delay time.Duration) {
 		return
 	}
 	ws.timer.owner = w
-	ws.period = period
+	ws.ticker.period = period
 	s.workers++
 	if !s.looping {
 		s.looping = true
-		for l := range numLanes {
-			s.metrics.capacity(l, s.pool.limit(l))
-		}
 		go s.loop()
 	}
 	now := s.now()
-	ws.due = now + max(delay, 0)
-	if ws.stopping || delay <= 0 {
-		s.dispatch(w, now)
+	ws.ticker.due = now + max(delay, 0)
+	if delay <= 0 {
+		s.run(w, now, now) // not via the wheel, which would round up to the next tick
 		return
 	}
 	s.file(w, now)
 }
 
 // stop ends w's probing: an idle or queued worker cleans up at once, a
-// running one when its run returns. It is safe to call repeatedly.
+// running one when its run returns. Like upstream's worker, which sees a
+// stop only after doProbe, a worker probes once before it exits when it is
+// stopped before its first run. stop is safe to call repeatedly.
 func (s *scheduler) stop(w *worker) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -181,72 +202,198 @@ func (s *scheduler) stop(w *worker) {
 		return
 	}
 	ws.stopping = true
+	if !ws.ran {
+		return // the first run stays due; the worker exits after it
+	}
+	now := s.now()
 	switch ws.state {
 	case stateIdle:
 		s.wheel.cancel(&ws.timer)
-		s.dispatch(w, s.now())
+		s.run(w, now, now)
 	case stateQueued:
 		// Clean-up is quick; it need not wait behind slow runs.
 		if ws.lane == slowLane {
 			s.pool.unqueue(w)
-			s.dispatch(w, s.now())
+			s.run(w, now, now)
 		}
 	}
-	// A new worker exits when added; a running one when its run returns.
 }
 
-// trigger runs w's probe as soon as possible and restarts its period from
-// now, as upstream's manual trigger does. Like upstream's one-slot trigger
-// channel, it reports false when a trigger is already pending.
+// trigger asks for a manual run, which starts as soon as the worker is free
+// and restarts its period, as upstream's manual trigger does. Like a send on
+// upstream's one-slot trigger channel, it reports false only while an
+// earlier trigger waits, and a trigger on a stopped worker is accepted and
+// never runs.
 func (s *scheduler) trigger(w *worker) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ws := &w.sched
-	if ws.stopping {
-		return false
-	}
-	switch ws.state {
-	case stateIdle:
-		if !ws.ran {
-			// Upstream's worker takes the trigger only after its first probe, so a
-			// trigger does not undo the spreading of first probes after a restart.
-			return ws.setTriggered()
-		}
-		s.wheel.cancel(&ws.timer)
-		now := s.now()
-		ws.due = now
-		s.dispatch(w, now)
-		return true
-	case stateQueued:
-		// The waiting run is the manual run; the period restarts now.
-		ws.due = s.now()
-		return true
-	case stateRunning:
-		return ws.setTriggered()
-	}
-	return false
-}
-
-// setTriggered records a manual run for after the current one, and reports
-// false if one is recorded already.
-func (ws *workerSched) setTriggered() bool {
 	if ws.triggered {
 		return false
 	}
+	now := s.now()
+	if ws.ran && ws.startedAt == now && !ws.stopping && ws.state != stateExited {
+		// A run started at this very instant: it is the manual run. Upstream
+		// may run twice here (doc.go); the period restarts with this run.
+		ws.ticker.reset(now)
+		if ws.state == stateIdle {
+			s.wheel.cancel(&ws.timer)
+			s.file(w, now)
+		}
+		return true
+	}
 	ws.triggered = true
+	// Before the first run upstream's worker has not reached its select yet:
+	// the trigger runs after the first probe. A queued or running worker
+	// takes it when its run starts or ends.
+	if ws.state == stateIdle && ws.ran && !ws.stopping {
+		s.wheel.cancel(&ws.timer)
+		s.run(w, now, now)
+	}
 	return true
 }
 
-// file puts w's next run in the wheel, or dispatches it if already due.
+// detach lets w's running run go on without its slot: the run is about to
+// wait for something other than its target (delivery.go).
+func (s *scheduler) detach(w *worker) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ws := &w.sched
+	if ws.state != stateRunning || ws.lane == detachedLane {
+		return // not a scheduled run (a test calling doProbe), or detached already
+	}
+	now := s.now()
+	ws.slow = now-ws.startedAt >= s.pool.limits.slowAfter
+	if next := s.pool.detach(w, now); next != nil {
+		s.spawn(next, s.begin(next, now))
+	}
+	s.rearm()
+}
+
+// file puts w's next run, due at ws.ticker.due, in the wheel, or runs it if
+// it is due already.
 func (s *scheduler) file(w *worker, now time.Duration) {
 	ws := &w.sched
-	tick := ceilTick(ws.due)
+	tick := ceilTick(ws.ticker.due)
 	if !s.wheel.schedule(&ws.timer, tick) {
-		s.dispatch(w, now)
+		s.run(w, now, ws.ticker.due)
 		return
 	}
 	ws.state = stateIdle
 	s.wakeBy(tick)
+}
+
+// run dispatches w and, if it got a slot, starts it on an executor.
+func (s *scheduler) run(w *worker, now, dueAt time.Duration) {
+	if s.dispatch(w, now, dueAt) {
+		s.spawn(w, s.begin(w, now))
+	}
+}
+
+// dispatch hands w, due since dueAt, to the pool and reports whether it got
+// a slot; otherwise w waits in its lane's queue.
+func (s *scheduler) dispatch(w *worker, now, dueAt time.Duration) bool {
+	ws := &w.sched
+	ws.queuedAt, ws.dueAt = now, dueAt
+	l := fastLane
+	if ws.slow && !(ws.stopping && ws.ran) {
+		l = slowLane
+	}
+	if s.pool.acquire(w, l, now) {
+		return true
+	}
+	ws.state = stateQueued
+	s.rearm()
+	return false
+}
+
+// begin marks w, which holds a slot, running and says what the run does.
+func (s *scheduler) begin(w *worker, now time.Duration) action {
+	ws := &w.sched
+	ws.state = stateRunning
+	if ws.stopping && ws.ran {
+		return actExit
+	}
+	a := actProbe
+	switch {
+	case !ws.ran:
+		ws.ran = true
+		ws.ticker.start()
+	case ws.triggered:
+		ws.triggered = false
+		ws.ticker.reset(now)
+		a = actManualProbe
+	default:
+		if dropped := ws.ticker.consume(now); dropped > 0 {
+			s.metrics.skipped(w.probeType, dropped)
+		}
+	}
+	s.metrics.started(now-ws.dueAt, now-ws.queuedAt)
+	return a
+}
+
+// finish accounts for a completed run of w and returns what the executor
+// that ran it does next: the run that waited longest for the freed slot, or
+// w's own next run if that is due already and got a slot, or nothing.
+func (s *scheduler) finish(w *worker, a action, keepGoing bool) (*worker, action) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.now()
+	ws := &w.sched
+	if a != actExit && keepGoing && ws.stopping {
+		return w, actExit // stopped while probing: clean up in the same slot
+	}
+	if ws.lane != detachedLane {
+		ws.slow = now-ws.startedAt >= s.pool.limits.slowAfter
+	}
+	next := s.pool.release(w, now)
+	again := false
+	if a == actExit || !keepGoing {
+		s.retire(w)
+	} else if ws.triggered || ws.ticker.pending(now) {
+		// A manual trigger or a tick came while the run was in flight.
+		again = s.dispatch(w, now, now)
+	} else {
+		s.file(w, now)
+	}
+	s.rearm()
+	switch {
+	case next != nil && again:
+		s.spawn(w, s.begin(w, now))
+	case next == nil && again:
+		next = w
+	case next == nil:
+		return nil, actProbe
+	}
+	return next, s.begin(next, now)
+}
+
+// retire forgets an exited worker; the loop ends with the last one.
+func (s *scheduler) retire(w *worker) {
+	w.sched.state = stateExited
+	s.workers--
+	if s.workers == 0 {
+		s.wakeBy(math.MinInt64)
+	}
+}
+
+// startDemoted moves overrun fast runs to the slow lane and starts the fast
+// work that was waiting for their slots.
+func (s *scheduler) startDemoted(now time.Duration) {
+	s.started = s.pool.demote(now, s.started[:0])
+	for i, w := range s.started {
+		s.spawn(w, s.begin(w, now))
+		s.started[i] = nil
+	}
+}
+
+// rearm makes sure the loop wakes up when the pool can next demote a run.
+// Every change of the pool may create such a point, so every path that
+// changes the pool ends here (or in the loop, which computes it anyway).
+func (s *scheduler) rearm() {
+	if at, ok := s.pool.nextDemotion(); ok {
+		s.wakeBy(ceilTick(at))
+	}
 }
 
 // wakeBy makes sure the loop wakes up by tick.
@@ -256,203 +403,6 @@ func (s *scheduler) wakeBy(tick int64) {
 		select {
 		case s.kick <- struct{}{}:
 		default: // a kick is already pending
-		}
-	}
-}
-
-// dispatch hands a due w to the pool: it starts now or waits for a slot.
-func (s *scheduler) dispatch(w *worker, now time.Duration) {
-	ws := &w.sched
-	ws.queuedAt = now
-	l := fastLane
-	if ws.slow && !ws.stopping {
-		l = slowLane
-	}
-	if s.pool.acquire(w, l, now) {
-		s.spawn(w, s.begin(w, now))
-		return
-	}
-	ws.state = stateQueued
-	if at, ok := s.pool.nextDemotion(); ok {
-		// The loop may be asleep until a later slot; demotion must not wait for it.
-		s.wakeBy(ceilTick(at))
-	}
-}
-
-// begin marks w, which holds a slot, running and says what it runs.
-func (s *scheduler) begin(w *worker, now time.Duration) action {
-	ws := &w.sched
-	ws.state = stateRunning
-	s.metrics.inFlight(ws.lane, 1)
-	if ws.stopping {
-		return actExit
-	}
-	ws.ran = true
-	s.metrics.started(max(now-ws.due, 0), now-ws.queuedAt)
-	return actProbe
-}
-
-// spawn runs w's action on an idle executor, or on a new one.
-func (s *scheduler) spawn(w *worker, a action) {
-	if n := len(s.idle); n > 0 {
-		e := s.idle[n-1]
-		s.idle[n-1] = nil
-		s.idle = s.idle[:n-1]
-		e.work <- runItem{w, a}
-		return
-	}
-	go s.execute(&executor{work: make(chan runItem, 1)}, w, a)
-}
-
-// execute is an executor's goroutine: it runs w's action and whatever the
-// pool hands over after it, then parks until spawn hands it more.
-func (s *scheduler) execute(e *executor, w *worker, a action) {
-	for {
-		for w != nil {
-			keepGoing := w.execute(a)
-			w, a = s.finish(w, a, keepGoing)
-		}
-		if !s.park(e) {
-			return
-		}
-		item := <-e.work
-		if item.w == nil {
-			return // retired
-		}
-		w, a = item.w, item.a
-	}
-}
-
-// park lists e as idle, or reports false if it should exit instead.
-func (s *scheduler) park(e *executor) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.workers == 0 || len(s.idle) >= s.maxIdle {
-		return false
-	}
-	s.idle = append(s.idle, e)
-	return true
-}
-
-// finish accounts for a completed run of w: it frees w's slot, files w's
-// next run (or retires w), and returns the worker that takes over the slot.
-func (s *scheduler) finish(w *worker, a action, keepGoing bool) (*worker, action) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	now := s.now()
-	ws := &w.sched
-	if a == actProbe && keepGoing && ws.stopping {
-		// Stopped while probing: clean up now, in the same slot.
-		return w, actExit
-	}
-	freed := ws.lane
-	s.metrics.inFlight(freed, -1)
-	next := s.pool.release(w, now)
-	if a == actExit || !keepGoing {
-		ws.state = stateExited
-		s.workers--
-		if s.workers == 0 {
-			s.wakeBy(math.MinInt64) // let the loop retire
-		}
-	} else {
-		ws.slow = now-ws.startedAt >= s.pool.limits.slowAfter
-		if ws.triggered {
-			ws.triggered = false
-			ws.due = now
-			s.dispatch(w, now)
-		} else {
-			s.reschedule(w, now)
-		}
-	}
-	if freed == slowLane {
-		// A slow slot came free: an overdue fast run may move over to it.
-		s.startDemoted(now)
-	}
-	if next == nil {
-		return nil, actProbe
-	}
-	return next, s.begin(next, now)
-}
-
-// reschedule files w's next run on its fixed-rate grid, skipping the runs
-// that came due while this one was queued or running.
-func (s *scheduler) reschedule(w *worker, now time.Duration) {
-	ws := &w.sched
-	next := ws.due + ws.period
-	if next < now {
-		missed := (now-next)/ws.period + 1
-		next += missed * ws.period
-		s.metrics.skipped(w.probeType, int(missed))
-	}
-	ws.due = next
-	s.file(w, now)
-}
-
-// startDemoted moves overdue fast runs to the slow lane and starts the fast
-// work that was waiting for their slots.
-func (s *scheduler) startDemoted(now time.Duration) {
-	s.started = s.pool.demote(now, s.started[:0])
-	for i, w := range s.started {
-		s.metrics.inFlight(fastLane, -1)
-		s.metrics.inFlight(slowLane, 1)
-		s.spawn(w, s.begin(w, now))
-		s.started[i] = nil
-	}
-}
-
-// loop is the wheel's goroutine. It sleeps on one timer until the next
-// non-empty slot (or the next possible demotion), dispatches what is due,
-// and retires when no worker is left.
-func (s *scheduler) loop() {
-	var timer clock.Timer
-	defer func() {
-		if timer != nil {
-			timer.Stop()
-		}
-	}()
-	for {
-		s.mu.Lock()
-		if s.workers == 0 {
-			s.looping = false
-			s.armed = noWake
-			for i, e := range s.idle {
-				e.work <- runItem{}
-				s.idle[i] = nil
-			}
-			s.idle = s.idle[:0]
-			s.mu.Unlock()
-			return
-		}
-		now := s.now()
-		s.fired = s.wheel.advance(floorTick(now), s.fired[:0])
-		for i, t := range s.fired {
-			s.dispatch(t.owner, now)
-			s.fired[i] = nil
-		}
-		s.startDemoted(now)
-		wake := int64(noWake)
-		if tick, ok := s.wheel.next(); ok {
-			wake = tick
-		}
-		if at, ok := s.pool.nextDemotion(); ok {
-			wake = min(wake, ceilTick(at))
-		}
-		s.armed = wake
-		s.mu.Unlock()
-
-		var fire <-chan time.Time
-		if wake != noWake {
-			d := time.Duration(wake)*schedulerTick - s.now()
-			if timer == nil {
-				timer = s.clock.NewTimer(d)
-			} else {
-				timer.Reset(d)
-			}
-			fire = timer.C()
-		}
-		select {
-		case <-fire:
-		case <-s.kick:
 		}
 	}
 }

@@ -17,23 +17,23 @@ limitations under the License.
 package prober
 
 import (
+	"sync"
 	"time"
+	"weak"
 
 	"k8s.io/component-base/metrics"
 )
 
-// schedulerMetrics is what the scheduler reports; tests swap in a recorder.
+// schedulerMetrics is what the scheduler reports as runs happen; tests swap
+// in a recorder. State (runs in flight, capacity) is not reported: the
+// collector below reads it when scraped.
 type schedulerMetrics interface {
 	// started records a run that got a slot: how late it started against
-	// its due time, and how long it waited for the slot.
+	// the moment it was due, and how long it waited for the slot.
 	started(lateness, queueWait time.Duration)
-	// inFlight adds delta to the runs in flight in a lane.
-	inFlight(l lane, delta int)
-	// capacity reports a lane's slot budget.
-	capacity(l lane, slots int)
-	// skipped counts runs that came due while the previous run of the same
-	// probe was still in flight or waiting.
-	skipped(t probeType, runs int)
+	// skipped counts ticks that fell while the previous run of the same
+	// probe was in flight, beyond the one a ticker keeps.
+	skipped(t probeType, ticks int64)
 }
 
 // The lateness buckets resolve the wheel's 1 ms tick and the kernel's timer
@@ -45,7 +45,7 @@ var (
 	ProberStartLateness = metrics.NewHistogram(&metrics.HistogramOpts{
 		Subsystem:      "prober",
 		Name:           "scheduler_start_lateness_seconds",
-		Help:           "Time from a probe run's due time to its start.",
+		Help:           "Time from the moment a probe run was due (its tick, or the end of the previous run when a tick was pending) to its start.",
 		Buckets:        schedulerLatenessBuckets,
 		StabilityLevel: metrics.ALPHA,
 	})
@@ -57,39 +57,99 @@ var (
 		Buckets:        schedulerLatenessBuckets,
 		StabilityLevel: metrics.ALPHA,
 	})
-	// ProberInFlight is the number of probe runs in flight, by executor lane.
-	ProberInFlight = metrics.NewGaugeVec(&metrics.GaugeOpts{
-		Subsystem:      "prober",
-		Name:           "scheduler_probes_in_flight",
-		Help:           "Probe runs in flight, by executor lane (fast or slow).",
-		StabilityLevel: metrics.ALPHA,
-	}, []string{"lane"})
-	// ProberPoolCapacity is the executor's slot budget, by lane.
-	ProberPoolCapacity = metrics.NewGaugeVec(&metrics.GaugeOpts{
-		Subsystem:      "prober",
-		Name:           "scheduler_pool_capacity",
-		Help:           "Probe runs the executor allows in flight at once, by lane (fast or slow).",
-		StabilityLevel: metrics.ALPHA,
-	}, []string{"lane"})
-	// ProberSkippedRuns counts runs skipped because the previous run of the
-	// same probe was still in flight, as upstream's ticker drops ticks.
+	// ProberSkippedRuns counts ticks dropped because the previous run of the
+	// same probe was still in flight, as upstream's ticker drops them.
 	ProberSkippedRuns = metrics.NewCounterVec(&metrics.CounterOpts{
 		Subsystem:      "prober",
 		Name:           "scheduler_skipped_runs_total",
-		Help:           "Probe runs skipped because the previous run of the same probe was still in flight.",
+		Help:           "Probe ticks dropped because the previous run of the same probe was still in flight when more than one fell due.",
 		StabilityLevel: metrics.ALPHA,
 	}, []string{"probe_type"})
+
+	proberInFlightDesc = metrics.NewDesc("prober_scheduler_probes_in_flight",
+		"Probe runs in flight, by executor lane: fast, slow, or detached (waiting for the kubelet to take a changed result).",
+		[]string{"lane"}, nil, metrics.ALPHA, "")
+	proberPoolCapacityDesc = metrics.NewDesc("prober_scheduler_pool_capacity",
+		"Probe runs that may start at once, by executor lane (fast or slow).",
+		[]string{"lane"}, nil, metrics.ALPHA, "")
 )
 
-// SchedulerMetrics returns the scheduler's metrics, for the kubelet to
-// register next to ProberResults and ProberDuration on /metrics/probes.
+// SchedulerMetrics returns the scheduler's metrics that are updated as runs
+// happen, for the kubelet to register next to ProberResults and
+// ProberDuration on /metrics/probes; SchedulerCollector returns the rest.
 func SchedulerMetrics() []metrics.Registerable {
-	return []metrics.Registerable{ProberStartLateness, ProberQueueWait, ProberInFlight, ProberPoolCapacity, ProberSkippedRuns}
+	return []metrics.Registerable{ProberStartLateness, ProberQueueWait, ProberSkippedRuns}
 }
 
-// componentBaseMetrics reports to the package's registered metrics. Each
-// call looks its series up again: component-base metrics are no-ops until
-// registered, and the kubelet registers them after creating the manager.
+// SchedulerCollector reports the runs in flight and the capacity of every
+// live scheduler (a kubelet has one) as absolute values read when scraped,
+// so they are right however early or late it is registered.
+func SchedulerCollector() metrics.StableCollector {
+	return &schedulerCollector{schedulers: liveSchedulers}
+}
+
+type schedulerCollector struct {
+	metrics.BaseStableCollector
+	schedulers func() []*scheduler
+}
+
+func (*schedulerCollector) DescribeWithStability(ch chan<- *metrics.Desc) {
+	ch <- proberInFlightDesc
+	ch <- proberPoolCapacityDesc
+}
+
+func (c *schedulerCollector) CollectWithStability(ch chan<- metrics.Metric) {
+	var inFlight [numLanes + 1]int
+	var capacity [numLanes]int
+	for _, s := range c.schedulers() {
+		s.mu.Lock()
+		for l := range numLanes {
+			inFlight[l] += s.pool.running[l]
+			capacity[l] += s.pool.limit(l)
+		}
+		inFlight[detachedLane] += s.pool.detached
+		s.mu.Unlock()
+	}
+	for l, n := range inFlight {
+		ch <- metrics.NewLazyConstMetric(proberInFlightDesc, metrics.GaugeValue, float64(n), lane(l).String())
+	}
+	for l, n := range capacity {
+		ch <- metrics.NewLazyConstMetric(proberPoolCapacityDesc, metrics.GaugeValue, float64(n), lane(l).String())
+	}
+}
+
+// schedulers lists the schedulers the collector reads. Weak pointers, so that
+// the many managers tests create are collected as usual.
+var schedulers struct {
+	sync.Mutex
+	all []weak.Pointer[scheduler]
+}
+
+func registerScheduler(s *scheduler) {
+	schedulers.Lock()
+	defer schedulers.Unlock()
+	schedulers.all = append(schedulers.all, weak.Make(s))
+}
+
+func liveSchedulers() []*scheduler {
+	schedulers.Lock()
+	defer schedulers.Unlock()
+	var live []*scheduler
+	kept := schedulers.all[:0]
+	for _, p := range schedulers.all {
+		if s := p.Value(); s != nil {
+			live = append(live, s)
+			kept = append(kept, p)
+		}
+	}
+	clear(schedulers.all[len(kept):])
+	schedulers.all = kept
+	return live
+}
+
+// componentBaseMetrics reports to the package's metrics, which are no-ops
+// until the kubelet registers them (after it creates the manager): what
+// happens before that is not counted.
 type componentBaseMetrics struct{}
 
 func (componentBaseMetrics) started(lateness, queueWait time.Duration) {
@@ -97,14 +157,6 @@ func (componentBaseMetrics) started(lateness, queueWait time.Duration) {
 	ProberQueueWait.Observe(queueWait.Seconds())
 }
 
-func (componentBaseMetrics) inFlight(l lane, delta int) {
-	ProberInFlight.WithLabelValues(l.String()).Add(float64(delta))
-}
-
-func (componentBaseMetrics) capacity(l lane, slots int) {
-	ProberPoolCapacity.WithLabelValues(l.String()).Set(float64(slots))
-}
-
-func (componentBaseMetrics) skipped(t probeType, runs int) {
-	ProberSkippedRuns.WithLabelValues(t.String()).Add(float64(runs))
+func (componentBaseMetrics) skipped(t probeType, ticks int64) {
+	ProberSkippedRuns.WithLabelValues(t.String()).Add(float64(ticks))
 }

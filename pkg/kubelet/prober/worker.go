@@ -42,9 +42,9 @@ type worker struct {
 	// The context the worker was started with, passed to every doProbe.
 	ctx context.Context
 
-	// Fields of the probe spec that were out of range and replaced by API defaults, logged once
-	// when the worker starts.
-	specFixes []string
+	// What resultsManager points to: the probe type's results manager, through which a run gives
+	// its executor slot up before it waits on syncLoopIteration (delivery.go).
+	delivery resultsDelivery
 
 	// The pod containing this probe (read-only)
 	pod *v1.Pod
@@ -126,24 +126,22 @@ func newWorker(
 		probeManager: m,
 	}
 
-	// The prober reads the spec from w.container, so a sanitized copy goes there too.
 	switch probeType {
 	case readiness:
-		w.spec, w.specFixes = sanitizeProbe(container.ReadinessProbe)
-		w.container.ReadinessProbe = w.spec
+		w.spec = container.ReadinessProbe
 		w.resultsManager = m.readinessManager
 		w.initialValue = results.Failure
 	case liveness:
-		w.spec, w.specFixes = sanitizeProbe(container.LivenessProbe)
-		w.container.LivenessProbe = w.spec
+		w.spec = container.LivenessProbe
 		w.resultsManager = m.livenessManager
 		w.initialValue = results.Success
 	case startup:
-		w.spec, w.specFixes = sanitizeProbe(container.StartupProbe)
-		w.container.StartupProbe = w.spec
+		w.spec = container.StartupProbe
 		w.resultsManager = m.startupManager
 		w.initialValue = results.Unknown
 	}
+	w.delivery = resultsDelivery{Manager: w.resultsManager, w: w}
+	w.resultsManager = &w.delivery
 
 	return w
 }
@@ -153,11 +151,7 @@ func newWorker(
 // start, when the manager spreads first probes over the period.
 func (w *worker) start(ctx context.Context) {
 	w.ctx = ctx
-	if len(w.specFixes) > 0 {
-		klog.FromContext(ctx).Info("Probe spec has values the API server would reject, using API defaults instead",
-			"probeType", w.probeType, "pod", klog.KObj(w.pod), "containerName", w.container.Name, "fixed", w.specFixes)
-	}
-	period := time.Duration(w.spec.PeriodSeconds) * time.Second
+	period := probePeriod(ctx, w)
 	w.probeManager.scheduler.add(w, period, w.probeManager.firstProbeDelay(period))
 }
 
@@ -180,12 +174,15 @@ func (w *worker) trigger() bool {
 	return w.probeManager.scheduler.trigger(w)
 }
 
-// execute performs one scheduled action on the calling pool goroutine and reports whether the
-// worker keeps going.
+// execute performs one scheduled action on the calling executor and reports whether the worker
+// keeps going.
 func (w *worker) execute(a action) (keepGoing bool) {
-	if a == actExit {
+	switch a {
+	case actExit:
 		w.exit()
 		return false
+	case actManualProbe:
+		klog.FromContext(w.ctx).V(4).Info("Triggered Probe by manual run", "probeType", w.probeType, "pod", klog.KObj(w.pod), "podUID", w.pod.UID, "containerName", w.container.Name)
 	}
 	if !w.doProbe(w.ctx) {
 		w.exit()

@@ -558,6 +558,7 @@ func (s *Server) InstallAuthNotRequiredHandlers(ctx context.Context) {
 	for _, c := range prober.SchedulerMetrics() {
 		p.MustRegister(c)
 	}
+	p.CustomMustRegister(prober.SchedulerCollector())
 	s.restfulCont.Handle(proberMetricsPath,
 		compbasemetrics.HandlerFor(p, compbasemetrics.HandlerOpts{ErrorHandling: compbasemetrics.ContinueOnError}),
 	)

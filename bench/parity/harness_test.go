@@ -1,0 +1,232 @@
+// Package parity runs the same probe scenarios against upstream's prober
+// (k8s.io/kubernetes/pkg/kubelet/prober, imported from the module) and
+// probewheel's, side by side, in testing/synctest bubbles: through the
+// Manager interface only, with the kubelet's real status and results
+// managers and an exec runner that records when each container was probed.
+// Where upstream is random (its start-up sleep, its select between ready
+// channels) the scenarios avoid the randomness or compare what does not
+// depend on it; the differences probewheel makes on purpose are listed in
+// pkg/kubelet/prober/doc.go.
+package parity
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/client-go/kubernetes/fake"
+	"k8s.io/client-go/tools/record"
+	"k8s.io/klog/v2"
+	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
+	kubepod "k8s.io/kubernetes/pkg/kubelet/pod"
+	"k8s.io/kubernetes/pkg/kubelet/prober/results"
+	"k8s.io/kubernetes/pkg/kubelet/status"
+	statustest "k8s.io/kubernetes/pkg/kubelet/status/testing"
+	kubeletutil "k8s.io/kubernetes/pkg/kubelet/util"
+	"k8s.io/utils/exec"
+	"k8s.io/utils/ptr"
+
+	"github.com/probewheel/probewheel/bench"
+)
+
+// exit1 is what a failing exec probe's command returns.
+var exit1 = exec.CodeExitError{Err: errors.New("exit status 1"), Code: 1}
+
+// runner is the exec runner both managers probe through. Each container's
+// command takes hang of fake time and fails if fail is set.
+type runner struct {
+	mu       sync.Mutex
+	t0       time.Time
+	starts   map[string][]time.Duration // container → start times since t0
+	timeouts map[string]time.Duration
+	hang     map[string]time.Duration
+	fail     map[string]bool
+}
+
+func newRunner() *runner {
+	return &runner{t0: time.Now(), starts: map[string][]time.Duration{}, timeouts: map[string]time.Duration{},
+		hang: map[string]time.Duration{}, fail: map[string]bool{}}
+}
+
+func (r *runner) RunInContainer(_ context.Context, id kubecontainer.ContainerID, _ []string, timeout time.Duration) ([]byte, error) {
+	name := id.ID // containers are named by their ID
+	r.mu.Lock()
+	r.starts[name] = append(r.starts[name], time.Since(r.t0))
+	r.timeouts[name] = timeout
+	hang, fail := r.hang[name], r.fail[name]
+	r.mu.Unlock()
+	time.Sleep(hang)
+	if fail {
+		return nil, exit1
+	}
+	return nil, nil
+}
+
+func (r *runner) set(container string, hang time.Duration, fail bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.hang[container], r.fail[container] = hang, fail
+}
+
+// runs counts the runs of every container so far.
+func (r *runner) runs() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 0
+	for _, s := range r.starts {
+		n += len(s)
+	}
+	return n
+}
+
+func (r *runner) startsOf(container string) []time.Duration {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.starts[container])
+}
+
+// node is one manager with its kubelet-side collaborators.
+type node struct {
+	t       *testing.T
+	ctx     context.Context
+	mgr     bench.Manager
+	status  status.Manager
+	results map[string]results.Manager // "liveness", "readiness", "startup"
+	runner  *runner
+	done    chan struct{}
+	wg      sync.WaitGroup
+
+	mu      sync.Mutex
+	updates map[string][]update // probe type → what the results channel delivered
+}
+
+type update struct {
+	results.Update
+	at time.Duration // since runner.t0
+}
+
+func newNode(t *testing.T, impl bench.Impl) *node {
+	podManager := kubepod.NewBasicPodManager()
+	n := &node{
+		t:   t,
+		ctx: klog.NewContext(context.Background(), klog.Background()),
+		status: status.NewManager(&fake.Clientset{}, podManager, &statustest.FakePodDeletionSafetyProvider{},
+			kubeletutil.NewPodStartupLatencyTracker()),
+		results: map[string]results.Manager{"liveness": results.NewManager(), "readiness": results.NewManager(), "startup": results.NewManager()},
+		runner:  newRunner(),
+		done:    make(chan struct{}),
+		updates: map[string][]update{},
+	}
+	n.mgr = impl.New(n.status, n.results["liveness"], n.results["readiness"], n.results["startup"], n.runner, &record.FakeRecorder{})
+	for kind, rm := range n.results {
+		n.wg.Add(1)
+		go func() {
+			defer n.wg.Done()
+			for {
+				select {
+				case u := <-rm.Updates():
+					n.mu.Lock()
+					n.updates[kind] = append(n.updates[kind], update{u, time.Since(n.runner.t0)})
+					n.mu.Unlock()
+				case <-n.done:
+					return
+				}
+			}
+		}()
+	}
+	return n
+}
+
+// afterStart lets the manager's restart window pass: upstream sleeps a
+// random part of the period before a worker's first probe within it.
+func (n *node) afterStart(longestPeriod time.Duration) {
+	time.Sleep(longestPeriod)
+	n.runner.t0 = time.Now()
+}
+
+// addPod adds a running pod with one container named like the pod.
+func (n *node) addPod(name string, c v1.Container) *v1.Pod {
+	c.Name = name
+	pod := &v1.Pod{
+		ObjectMeta: metav1.ObjectMeta{UID: types.UID(name), Name: name, Namespace: "parity"},
+		Spec:       v1.PodSpec{Containers: []v1.Container{c}},
+	}
+	n.status.SetPodStatus(klog.Background(), pod, v1.PodStatus{
+		Phase: v1.PodRunning,
+		ContainerStatuses: []v1.ContainerStatus{{
+			Name:        name,
+			ContainerID: "parity://" + name,
+			State:       v1.ContainerState{Running: &v1.ContainerStateRunning{StartedAt: metav1.Now()}},
+			Started:     ptr.To(true),
+		}},
+	})
+	n.mgr.AddPod(n.ctx, pod)
+	return pod
+}
+
+// updatePodStatus plays the kubelet's status sync, which triggers a manual
+// readiness run of a container that is not ready.
+func (n *node) updatePodStatus(pod *v1.Pod) {
+	st, _ := n.status.GetPodStatus(pod.UID)
+	st = *st.DeepCopy()
+	n.mgr.UpdatePodStatus(n.ctx, pod, &st)
+}
+
+func (n *node) updatesOf(kind string) []update {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return slices.Clone(n.updates[kind])
+}
+
+// close removes every pod and lets running probes end; synctest fails the
+// test if a goroutine of either manager is left. Upstream's worker may take
+// a due tick over the stop request (its select is random), each time with
+// even odds, so close waits until a whole period passes with no new run.
+func (n *node) close(longestHang time.Duration) {
+	n.mgr.CleanupPods(map[types.UID]sets.Empty{})
+	for runs := -1; runs != n.runner.runs(); {
+		runs = n.runner.runs()
+		time.Sleep(longestHang + time.Second)
+	}
+	synctest.Wait()
+	close(n.done)
+	n.wg.Wait()
+}
+
+// sideBySide runs scenario once per implementation, each in a bubble of its
+// own, and returns what check extracted from each, by implementation name.
+func sideBySide[T any](t *testing.T, scenario func(n *node) T) map[string]T {
+	got := map[string]T{}
+	for _, impl := range bench.Impls {
+		synctest.Test(t, func(t *testing.T) {
+			got[impl.Name] = scenario(newNode(t, impl))
+		})
+	}
+	return got
+}
+
+// brief prints at most the first ten of many run times.
+func brief(ds []time.Duration) string {
+	if len(ds) <= 10 {
+		return fmt.Sprint(ds)
+	}
+	return fmt.Sprintf("%v ... (%d runs)", ds[:10], len(ds))
+}
+
+// secs is shorthand for durations in seconds.
+func secs(ss ...float64) []time.Duration {
+	out := make([]time.Duration, len(ss))
+	for i, s := range ss {
+		out[i] = time.Duration(s * float64(time.Second))
+	}
+	return out
+}

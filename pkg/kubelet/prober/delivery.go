@@ -1,0 +1,55 @@
+/*
+Copyright 2026 The probewheel Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package prober
+
+import (
+	v1 "k8s.io/api/core/v1"
+	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
+	"k8s.io/kubernetes/pkg/kubelet/prober/results"
+)
+
+// resultsDelivery is the results.Manager a worker writes to. A Set that
+// changes the cached result sends an Update on the manager's Updates()
+// channel (20 deep), and blocks while the channel is full because
+// syncLoopIteration does not read it. Upstream blocks one probe's goroutine
+// there. Here the run would block holding an executor slot, and enough
+// blocked runs — a node-wide readiness flip during a slow pod sync — would
+// leave no slot for the liveness probes of unrelated pods. So a run about
+// to block there detaches from the pool first: its slot goes to the next due
+// run, and the run finishes on its executor without one.
+//
+// Only a Set that finds the channel full detaches: one that finds room does
+// not block, and detaching it would let the probe that follows the initial
+// result of a new container run outside the pool's bound. A run that finds
+// room but loses it to another run before it sends (at most the runs in
+// flight at the moment the channel fills) blocks with its slot, and is moved
+// to the slow lane after slowAfter like any overrun.
+type resultsDelivery struct {
+	results.Manager
+	w *worker
+}
+
+func (d *resultsDelivery) Set(id kubecontainer.ContainerID, result results.Result, pod *v1.Pod) {
+	if updates := d.Manager.Updates(); len(updates) == cap(updates) {
+		// Only this worker writes results for its container and probe type,
+		// so the cached value cannot change between Get and Set.
+		if prev, ok := d.Manager.Get(id); !ok || prev != result {
+			d.w.probeManager.scheduler.detach(d.w)
+		}
+	}
+	d.Manager.Set(id, result, pod)
+}

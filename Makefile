@@ -24,9 +24,12 @@ vet:
 	$(GO) vet ./pkg/... ./bench/...
 	$(GO) vet -tags e2e ./e2e/...
 
-# The package's tests, and the timing cases side by side with upstream's package.
+# The package's tests, and the timing cases side by side with upstream's package; then the
+# package again with the ProbeTimerWheel gate off by default (upstream's per-probe loop).
+GATE_OFF := -ldflags=-X=$(shell awk '$$1 == "module" {print $$2; exit}' go.mod)/pkg/features.probeTimerWheelDefault=false
 unit:
 	$(GO) test -race -count=1 $(PKG) ./bench/parity/
+	$(GO) test -race -count=1 $(GATE_OFF) $(PKG)
 
 # The wheel is single-threaded: -race would only slow the fuzzer down.
 fuzz:
@@ -57,8 +60,10 @@ bench-smoke:
 kubelet:
 	hack/build-kubelet.sh
 
+## upstream-test: upstream's suites in the patched tree, with the ProbeTimerWheel gate on and off
 upstream-test:
 	hack/upstream-test.sh
+	hack/upstream-test.sh --gate-off
 
 ## ci: what .ci/run runs: the tests, the patched kubelet, upstream's suites in the patched tree,
 ## then, where the machine can run a cluster (hack/e2e-preflight.sh: root, cgroups, netns),

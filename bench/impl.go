@@ -10,12 +10,17 @@
 package bench
 
 import (
+	"fmt"
+	"sync"
+
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/tools/record"
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 	upstream "k8s.io/kubernetes/pkg/kubelet/prober"
 	"k8s.io/kubernetes/pkg/kubelet/prober/results"
 	"k8s.io/kubernetes/pkg/kubelet/status"
 
+	"github.com/probewheel/probewheel/pkg/features"
 	probewheel "github.com/probewheel/probewheel/pkg/kubelet/prober"
 )
 
@@ -39,6 +44,30 @@ var Impls = []Impl{
 		return upstream.NewManager(s, l, r, st, c, rec)
 	}},
 	{Name: "probewheel", New: func(s status.Manager, l, r, st results.Manager, c kubecontainer.CommandRunner, rec record.EventRecorderLogger) Manager {
-		return probewheel.NewManager(s, l, r, st, c, rec)
+		return withTimerWheel(true, func() Manager { return probewheel.NewManager(s, l, r, st, c, rec) })
 	}},
+	// The same binary with the ProbeTimerWheel gate off: probewheel's package running
+	// upstream's per-probe loop. It must match the upstream arm within noise.
+	{Name: "gate-off", New: func(s status.Manager, l, r, st results.Manager, c kubecontainer.CommandRunner, rec record.EventRecorderLogger) Manager {
+		return withTimerWheel(false, func() Manager { return probewheel.NewManager(s, l, r, st, c, rec) })
+	}},
+}
+
+var gateMu sync.Mutex
+
+// withTimerWheel builds a manager with the ProbeTimerWheel gate set as given,
+// then restores the gate: NewManager reads it once, so the manager keeps its
+// mode.
+func withTimerWheel(enabled bool, build func() Manager) Manager {
+	gateMu.Lock()
+	defer gateMu.Unlock()
+	was := utilfeature.DefaultFeatureGate.Enabled(features.ProbeTimerWheel)
+	set := func(v bool) {
+		if err := utilfeature.DefaultMutableFeatureGate.SetFromMap(map[string]bool{string(features.ProbeTimerWheel): v}); err != nil {
+			panic(fmt.Sprintf("bench: setting %s: %v", features.ProbeTimerWheel, err))
+		}
+	}
+	set(enabled)
+	defer set(was)
+	return build()
 }

@@ -60,6 +60,12 @@ PW_PRIMARY_DIR=pkg/kubelet/prober
 # into our go.mod. The bare form is accepted, with a warning.
 PW_OVERLAY_TAG='//go:build ignore && probewheel_overlay'
 PW_OVERLAY_TAG_BARE='//go:build probewheel_overlay'
+# Marks a file that exists only in the probewheel module, never in the
+# kubernetes tree: a stand-in for something the patched tree has, such as
+# pkg/features/module_shim.go for the gate that the kube_features.go overlay
+# registers there. A line starting with it, before `package`, keeps the file
+# out of the export altogether.
+PW_MODULE_ONLY_MARK='// probewheel:module-only'
 
 # Fixed identity and dates: the same pkg/ must always produce byte-identical
 # patches/ (and the same commit ids in the build tree), whoever runs it, whenever.
@@ -206,7 +212,16 @@ pw::is_overlay() {
     END { exit !found }' "$1"
 }
 
-# pw::scan_pkg lists what pkg/ exports (see hack/update-patches.sh):
+# pw::is_module_only <file>: the module-only mark appears before `package`.
+pw::is_module_only() {
+  awk -v mark="${PW_MODULE_ONLY_MARK}" '
+    /^package[[:space:]]/ { exit }
+    index($0, mark) == 1 { found = 1; exit }
+    END { exit !found }' "$1"
+}
+
+# pw::scan_pkg lists what pkg/ exports (see hack/update-patches.sh), module-only
+# files left out:
 #   PW_FILES      *.go files and testdata/ files, sorted, relative to PW_ROOT
 #   PW_OURS       the same as a set
 #   PW_OVERLAY    the set of overlay files
@@ -217,7 +232,14 @@ pw::scan_pkg() {
   if [[ -d ${PW_ROOT}/pkg ]]; then
     mapfile -t PW_FILES < <(cd "${PW_ROOT}" && find pkg -type f \( -name '*.go' -o -path '*/testdata/*' \) | LC_ALL=C sort)
   fi
-  local f
+  local f exported=()
+  for f in "${PW_FILES[@]}"; do
+    if [[ ${f} == *.go ]] && pw::is_module_only "${PW_ROOT}/${f}"; then
+      continue
+    fi
+    exported+=("${f}")
+  done
+  PW_FILES=("${exported[@]}")
   for f in "${PW_FILES[@]}"; do
     PW_OURS[${f}]=1
     if [[ ${f} == *.go && ${f} != */testdata/* ]]; then

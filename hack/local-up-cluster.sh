@@ -9,6 +9,9 @@
 #   export KUBECONFIG=_output/local-cluster/admin.kubeconfig
 #   hack/local-down-cluster.sh
 #
+# PW_KUBELET_FEATURE_GATES=Name=bool,... sets the kubelet's featureGates, e.g.
+# ProbeTimerWheel=false for upstream's prober loop in the patched kubelet.
+#
 # Needs root, cgroup v1 or v2, and: apt-get install containerd runc
 # containernetworking-plugins etcd-server. Builds (unless --no-build, each step
 # is a no-op when up to date): hack/build-kubelet.sh, hack/build-cluster-binaries.sh,
@@ -292,6 +295,16 @@ evictionHard:
 imageGCHighThresholdPercent: 100
 imageGCLowThresholdPercent: 99
 EOF
+# PW_KUBELET_FEATURE_GATES="ProbeTimerWheel=false,Other=true": the KubeletConfiguration's
+# featureGates (hack/local-restart-kubelet.sh --feature-gates changes them on a restart).
+if [[ -n ${PW_KUBELET_FEATURE_GATES:-} ]]; then
+  echo "featureGates:" >>"${D}/kubelet.yaml"
+  IFS=, read -ra gates <<<"${PW_KUBELET_FEATURE_GATES}"
+  for g in "${gates[@]}"; do
+    [[ ${g} =~ ^([A-Za-z0-9]+)=(true|false)$ ]] || pw::die "PW_KUBELET_FEATURE_GATES: '${g}' is not Name=true|false"
+    echo "  ${BASH_REMATCH[1]}: ${BASH_REMATCH[2]}" >>"${D}/kubelet.yaml"
+  done
+fi
 kubelet_argv=("${kubelet_bin}"
   --config="${D}/kubelet.yaml" --kubeconfig="${D}/kubelet.kubeconfig"
   --root-dir="${D}/kubelet" --cert-dir="${D}/kubelet/pki"

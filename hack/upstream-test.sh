@@ -6,6 +6,9 @@
 # the wall time; the raw `go test -json` stream is kept under _output/.
 #
 #   hack/upstream-test.sh            patched tree (pristine + patches/)
+#   hack/upstream-test.sh --gate-off patched tree, ProbeTimerWheel off by default
+#                                    (built with -X .../pkg/features.probeTimerWheelDefault=false):
+#                                    every suite on upstream's per-probe loop
 #   hack/upstream-test.sh --stock    the same suites on pristine, for comparison
 #
 # UPSTREAM_TEST_PKGS overrides the package list, UPSTREAM_TEST_FLAGS adds
@@ -15,16 +18,30 @@ shopt -s inherit_errexit
 # shellcheck source=hack/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-flavor=$(pw::flavor "$@")
-read -ra pkgs <<<"${UPSTREAM_TEST_PKGS:-./pkg/kubelet/prober/... ./pkg/kubelet ./pkg/kubelet/server}"
+gate=on
+suffix= title=
+args=()
+for a in "$@"; do
+  case ${a} in
+    --gate-off) gate=off ;;
+    *) args+=("${a}") ;;
+  esac
+done
+flavor=$(pw::flavor "${args[@]}")
+read -ra pkgs <<<"${UPSTREAM_TEST_PKGS:-./pkg/kubelet/prober/... ./pkg/kubelet ./pkg/kubelet/server ./pkg/features}"
 read -ra flags <<<"${UPSTREAM_TEST_FLAGS:-}"
+if [[ ${gate} == off ]]; then
+  [[ ${flavor} == probewheel ]] || pw::die "--gate-off needs the patched tree"
+  flags+=("-ldflags=-X=${PW_UPSTREAM_MODULE}/pkg/features.probeTimerWheelDefault=false")
+  suffix=-gate-off title=" (ProbeTimerWheel off)"
+fi
 
 pw::prepare_tree "${flavor}"
 cd "${PW_TREE}"
 
 log_dir=${PW_OUTPUT}/upstream-test
 mkdir -p "${log_dir}"
-json=${log_dir}/${flavor}-${KUBE_VERSION}.json
+json=${log_dir}/${flavor}-${KUBE_VERSION}${suffix}.json
 pw::log "go test ${flags[*]} ${pkgs[*]} in ${PW_TREE}"
 start=${SECONDS}
 rc=0
@@ -35,7 +52,7 @@ wall=$((SECONDS - start))
 
 # Count from the JSON events (field order is fixed by cmd/test2json, and the
 # values we read contain no quotes). A subtest is a Test with a "/" in it.
-awk -v wall="${wall}" -v flavor="${flavor}" -v version="${KUBE_VERSION}" '
+awk -v wall="${wall}" -v flavor="${flavor}" -v version="${KUBE_VERSION}" -v gate="${title}" '
   function field(name,    re) {
     re = "\"" name "\":\"[^\"]*\""
     if (!match($0, re)) return ""
@@ -57,7 +74,7 @@ awk -v wall="${wall}" -v flavor="${flavor}" -v version="${KUBE_VERSION}" '
     if (a == "fail" && kind == "top") failed[++nf] = p "." t
   }
   END {
-    printf "\nupstream test suites, %s tree, k8s.io/kubernetes %s\n", flavor, version
+    printf "\nupstream test suites, %s tree%s, k8s.io/kubernetes %s\n", flavor, gate, version
     printf "%-46s %7s %7s %7s %7s %9s %6s %8s\n", "package", "tests", "passed", "failed", "skipped", "subtests", "result", "time"
     for (i = 1; i <= n; i++) {
       p = order[i]

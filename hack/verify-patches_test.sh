@@ -137,6 +137,16 @@ if diff -r "${tmp}/overlay" patches >/dev/null && grep -q 'warning: .*go mod tid
   pass "bare overlay constraint: same patches, with a warning"
 else fail "bare overlay constraint: same patches, with a warning"; fi
 
+# 4b. A module-only file is not exported and does not make its directory
+#     fully mirrored (pkg/features has one next to an overlay).
+printf '%s: a test\n\npackage features\n\n// X is a stand-in.\nconst X = 1\n' "${PW_MODULE_ONLY_MARK}" >pkg/features/zz_module_only.go
+update
+if ! grep -q 'zz_module_only' patches/*.patch && ! grep -q '^deleted file mode' patches/*.patch; then
+  pass "module-only file: not exported, nothing deleted next to it"
+else fail "module-only file: not exported, nothing deleted next to it"; fi
+rm pkg/features/zz_module_only.go
+update
+
 # 5. A file dropped from the fully mirrored prober package is deleted upstream;
 #    prober/results and prober/testing are never touched.
 rm "${prober}/scale_test.go"

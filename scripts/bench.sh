@@ -8,6 +8,9 @@
 #
 # Environment:
 #   COUNT=n         rounds (default: smoke 1, default/full 5)
+#   IMPLS=a,b,...   implementations, rotated each round (default upstream,probewheel,gate-off:
+#                   gate-off is probewheel's binary with the ProbeTimerWheel gate off, which
+#                   runs upstream's loop and must match upstream within noise)
 #   BENCH=regexp    -test.bench filter, e.g. 'Steady/handler=exec/pods=5000'
 #   BENCH_OUT=dir   output directory (default: bench/results/<UTC date>-<mode>;
 #                   smoke: _output/bench/<UTC date>-smoke)
@@ -60,6 +63,7 @@ full)
 	: "${PROBEWHEEL_BENCH_MAX_WINDOW:=30s}"
 	;;
 esac
+IMPLS=${IMPLS:-upstream,probewheel,gate-off}
 export PROBEWHEEL_BENCH_SET=$MODE PROBEWHEEL_BENCH_PERIODS PROBEWHEEL_BENCH_WARMUP PROBEWHEEL_BENCH_MAX_WINDOW
 if [[ $MODE != smoke ]]; then
 	export PROBEWHEEL_BENCH_DUMP=${PROBEWHEEL_BENCH_DUMP:-$BENCH_OUT/dumps}
@@ -96,8 +100,13 @@ log "mode $MODE: building the benchmark binary and benchstat"
 
 : >"$OUT/raw.txt"
 start=$SECONDS
+IFS=, read -ra impls <<<"$IMPLS"
 for ((round = 1; round <= COUNT; round++)); do
-	if ((round % 2)); then order=upstream,probewheel; else order=probewheel,upstream; fi
+	# Each round starts with the next implementation: every one runs first, middle and last.
+	order=
+	for ((i = 0; i < ${#impls[@]}; i++)); do
+		order+=${order:+,}${impls[(i + round - 1) % ${#impls[@]}]}
+	done
 	log "round $round/$COUNT (order $order), $((SECONDS - start))s elapsed; results in $OUT"
 	# stdout (benchmark lines) → raw.txt; stderr (progress) → terminal + progress.log.
 	PROBEWHEEL_BENCH_IMPLS=$order PROBEWHEEL_BENCH_ROUND="$round/$COUNT" \

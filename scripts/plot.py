@@ -13,7 +13,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-IMPL_STYLE = {"upstream": dict(color="tab:red"), "probewheel": dict(color="tab:blue")}
+IMPL_STYLE = {"upstream": dict(color="tab:red"), "probewheel": dict(color="tab:blue"),
+              "gate-off": dict(color="tab:orange", linestyle="--")}
 HANDLER_MARK = {"exec": "o", "http": "s", "tcp": "^", "grpc": "D"}
 
 

@@ -22,9 +22,11 @@ package prober
 // holds what they share.
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -158,8 +160,19 @@ type timedUpdate struct {
 	at time.Duration // since probes.t0
 }
 
-// newHarness builds the harness; limits nil means the default pool.
+// newHarness builds the harness around a timer-wheel scheduler, whatever
+// the ProbeTimerWheel gate says; limits nil means the default pool.
 func newHarness(t *testing.T, limits *poolLimits) *harness {
+	cfg := schedulerConfig{}
+	if limits != nil {
+		cfg.Limits = *limits
+	}
+	return newHarnessWith(t, &cfg)
+}
+
+// newHarnessWith builds the harness; a nil cfg keeps the mode NewManager chose
+// from the ProbeTimerWheel gate.
+func newHarnessWith(t *testing.T, cfg *schedulerConfig) *harness {
 	h := &harness{
 		t:       t,
 		ctx:     klog.NewContext(context.Background(), klog.Background()),
@@ -172,11 +185,10 @@ func newHarness(t *testing.T, limits *poolLimits) *harness {
 	t.Cleanup(h.close) // runs inside the bubble, also after t.Fatal
 	h.m.prober.exec = h.probes
 	h.m.prober.runner = h.probes
-	cfg := schedulerConfig{Metrics: h.metrics}
-	if limits != nil {
-		cfg.Limits = *limits
+	if cfg != nil {
+		cfg.Metrics = h.metrics
+		h.m.scheduler = newScheduler(*cfg)
 	}
-	h.m.scheduler = newScheduler(cfg)
 	for pt, rm := range map[probeType]results.Manager{readiness: h.m.readinessManager, liveness: h.m.livenessManager, startup: h.m.startupManager} {
 		h.drained.Add(1)
 		go func() {
@@ -290,15 +302,16 @@ func (h *harness) close() {
 	if n := h.m.workerCount(); n != 0 {
 		h.t.Errorf("%d workers left after CleanupPods", n)
 	}
-	s := h.m.scheduler
-	s.mu.Lock()
-	looping, filed, p := s.looping, s.wheel.len(), s.pool
-	s.mu.Unlock()
-	if looping || filed != 0 {
-		h.t.Errorf("scheduler still looping=%v with %d timers after every pod was removed", looping, filed)
-	}
-	if p.running != [numLanes]int{} || p.detached != 0 || p.pending[fastLane].len()+p.pending[slowLane].len()+p.fastRuns.len() != 0 {
-		h.t.Errorf("pool not empty after every pod was removed: %+v", p)
+	if s := h.m.scheduler; s != nil {
+		s.mu.Lock()
+		looping, filed, p := s.looping, s.wheel.len(), s.pool
+		s.mu.Unlock()
+		if looping || filed != 0 {
+			h.t.Errorf("scheduler still looping=%v with %d timers after every pod was removed", looping, filed)
+		}
+		if p.running != [numLanes]int{} || p.detached != 0 || p.pending[fastLane].len()+p.pending[slowLane].len()+p.fastRuns.len() != 0 {
+			h.t.Errorf("pool not empty after every pod was removed: %+v", p)
+		}
 	}
 	close(h.done)
 	h.drained.Wait()
@@ -337,6 +350,36 @@ func intervals(starts []time.Duration) []time.Duration {
 		out = append(out, starts[i]-starts[i-1])
 	}
 	return out
+}
+
+// bubbleGoroutines counts the goroutines of the caller's synctest bubble.
+// runtime.NumGoroutine would also count goroutines of other tests (upstream's
+// per-probe worker loops, with the gate off) that are still ending.
+func bubbleGoroutines() int {
+	self := make([]byte, 256)
+	self = self[:runtime.Stack(self, false)]
+	header, _, _ := bytes.Cut(self, []byte("\n")) // goroutine 9 [running, synctest bubble 1]:
+	i := bytes.Index(header, []byte(", synctest bubble "))
+	if i < 0 {
+		panic("bubbleGoroutines called outside a synctest bubble")
+	}
+	tag := header[i : len(header)-1] // ", synctest bubble 1]"
+	all := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(all, true)
+		if n < len(all) {
+			all = all[:n]
+			break
+		}
+		all = make([]byte, 2*len(all))
+	}
+	count := 0
+	for line := range bytes.Lines(all) {
+		if bytes.HasPrefix(line, []byte("goroutine ")) && bytes.Contains(line, tag) {
+			count++
+		}
+	}
+	return count
 }
 
 // secs is shorthand for durations in whole and fractional seconds.

@@ -25,6 +25,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/probewheel/probewheel/pkg/features"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/sets"
@@ -33,7 +34,6 @@ import (
 	"k8s.io/component-base/metrics"
 	"k8s.io/klog/v2"
 	podutil "k8s.io/kubernetes/pkg/api/v1/pod"
-	"k8s.io/kubernetes/pkg/features"
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 	"k8s.io/kubernetes/pkg/kubelet/prober/results"
 	"k8s.io/kubernetes/pkg/kubelet/status"
@@ -119,7 +119,8 @@ type manager struct {
 
 	start time.Time
 
-	// scheduler decides when each worker probes and bounds how many probe at once.
+	// scheduler decides when each worker probes and bounds how many probe at once. It is nil when
+	// the ProbeTimerWheel feature gate is off: each worker then runs upstream's loop (worker.run).
 	scheduler *scheduler
 
 	// spreadSeed and spreadCount place the first probes added within one period of start; see
@@ -138,7 +139,7 @@ func NewManager(
 	recorder record.EventRecorderLogger) Manager {
 
 	prober := newProber(runner, recorder)
-	return &manager{
+	m := &manager{
 		statusManager:    statusManager,
 		prober:           prober,
 		readinessManager: readinessManager,
@@ -146,9 +147,13 @@ func NewManager(
 		startupManager:   startupManager,
 		workers:          make(map[probeKey]*worker),
 		start:            clock.RealClock{}.Now(),
-		scheduler:        newScheduler(schedulerConfig{}),
-		spreadSeed:       nodeSeed(),
 	}
+	// The one place the gate is read: a manager keeps its mode for its lifetime.
+	if utilfeature.DefaultFeatureGate.Enabled(features.ProbeTimerWheel) {
+		m.scheduler = newScheduler(schedulerConfig{})
+		m.spreadSeed = nodeSeed()
+	}
+	return m
 }
 
 // invPhi is 1/φ. Adding it modulo 1 walks the unit interval so that any n consecutive points cut

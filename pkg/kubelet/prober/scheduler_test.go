@@ -22,7 +22,6 @@ package prober
 import (
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -469,7 +468,7 @@ func TestSchedulerGoroutinesDoNotGrowWithProbes(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := newHarness(t, nil)
 		synctest.Wait()
-		before := runtime.NumGoroutine()
+		before := bubbleGoroutines()
 		for i := range pods {
 			h.addPod(fmt.Sprint("pod", i), v1.Container{
 				Name:           "c",
@@ -487,7 +486,7 @@ func TestSchedulerGoroutinesDoNotGrowWithProbes(t *testing.T) {
 			t.Errorf("only %d probe runs", n)
 		}
 		// The constant: the scheduler's loop and at most maxIdle parked executors.
-		if grown, bound := runtime.NumGoroutine()-before, 1+h.m.scheduler.maxIdle; grown > bound {
+		if grown, bound := bubbleGoroutines()-before, 1+h.m.scheduler.maxIdle; grown > bound {
 			t.Errorf("%d probes left %d more goroutines while idle, want a constant ≤ %d", 3*pods, grown, bound)
 		}
 		h.close()

@@ -18,26 +18,34 @@ package prober
 
 import (
 	"context"
+	"math/rand"
 	"time"
 
+	"github.com/probewheel/probewheel/pkg/features"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/runtime"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/component-base/metrics"
 	"k8s.io/klog/v2"
 	podutil "k8s.io/kubernetes/pkg/api/v1/pod"
-	"k8s.io/kubernetes/pkg/features"
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 	"k8s.io/kubernetes/pkg/kubelet/prober/results"
 )
 
 // worker handles the periodic probing of its assigned container. The manager's scheduler runs the
 // worker's doProbe on a pool goroutine each time the probe is due, until the container permanently
-// terminates or the worker is stopped; between runs a worker holds no goroutine. The worker uses
-// the probe Manager's statusManager to get up-to-date container IDs.
+// terminates or the worker is stopped; between runs a worker holds no goroutine. With the
+// ProbeTimerWheel feature gate off, the worker runs upstream's loop in a goroutine of its own
+// instead (run). The worker uses the probe Manager's statusManager to get up-to-date container IDs.
 type worker struct {
 	// Scheduling state, guarded by the manager's scheduler.
 	sched workerSched
+
+	// Channel for stopping the probe, used by run (gate off) only.
+	stopCh chan struct{}
+
+	// Channel for triggering the probe manually, used by run (gate off) only.
+	manualTriggerCh chan struct{}
 
 	// The context the worker was started with, passed to every doProbe.
 	ctx context.Context
@@ -140,8 +148,13 @@ func newWorker(
 		w.resultsManager = m.startupManager
 		w.initialValue = results.Unknown
 	}
-	w.delivery = resultsDelivery{Manager: w.resultsManager, w: w}
-	w.resultsManager = &w.delivery
+	if m.scheduler == nil {
+		w.stopCh = make(chan struct{}, 1)          // Buffer so stop() can be non-blocking.
+		w.manualTriggerCh = make(chan struct{}, 1) // Buffer so prober_manager can do non-blocking calls to doProbe.
+	} else {
+		w.delivery = resultsDelivery{Manager: w.resultsManager, w: w}
+		w.resultsManager = &w.delivery
+	}
 
 	return w
 }
@@ -151,23 +164,80 @@ func newWorker(
 // start, when the manager spreads first probes over the period.
 func (w *worker) start(ctx context.Context) {
 	w.ctx = ctx
+	if w.probeManager.scheduler == nil {
+		go w.run(ctx)
+		return
+	}
 	period := probePeriod(ctx, w)
 	w.probeManager.scheduler.add(w, period, w.probeManager.firstProbeDelay(period))
+}
+
+// run periodically probes the container: upstream's worker loop, for the ProbeTimerWheel gate off.
+func (w *worker) run(ctx context.Context) {
+	logger := klog.FromContext(ctx)
+	probeTickerPeriod := probePeriod(ctx, w)
+
+	// If kubelet restarted the probes could be started in rapid succession.
+	// Let the worker wait for a random portion of tickerPeriod before probing.
+	// Do it only if the kubelet has started recently.
+	if probeTickerPeriod > time.Since(w.probeManager.start) {
+		time.Sleep(time.Duration(rand.Float64() * float64(probeTickerPeriod)))
+	}
+
+	probeTicker := time.NewTicker(probeTickerPeriod)
+
+	defer func() {
+		// Clean up.
+		probeTicker.Stop()
+		w.exit()
+	}()
+
+probeLoop:
+	for w.doProbe(ctx) {
+		// Wait for next probe tick.
+		select {
+		case <-w.stopCh:
+			break probeLoop
+		case <-probeTicker.C:
+			// continue
+		case <-w.manualTriggerCh:
+			// Updating the periodic timer to run the probe again at intervals of probeTickerPeriod
+			// starting from the moment a manual run occurs.
+			probeTicker.Reset(probeTickerPeriod)
+			logger.V(4).Info("Triggered Probe by manual run", "probeType", w.probeType, "pod", klog.KObj(w.pod), "podUID", w.pod.UID, "containerName", w.container.Name)
+			// continue
+		}
+	}
 }
 
 // stop stops the probe worker. The worker handles cleanup and removes itself from its manager.
 // It is safe to call stop multiple times.
 func (w *worker) stop() {
+	if w.stopCh != nil {
+		select {
+		case w.stopCh <- struct{}{}:
+		default: // Non-blocking.
+		}
+		return
+	}
 	if w.probeManager == nil || w.probeManager.scheduler == nil {
 		return // Not a started worker.
 	}
 	w.probeManager.scheduler.stop(w)
 }
 
-// trigger asks for an immediate run of the probe that restarts its period. It reports false when
-// a manual run is already pending or the worker is not running, like upstream's non-blocking send
-// on its one-slot trigger channel.
+// trigger asks for an immediate run of the probe that restarts its period. Like upstream's
+// non-blocking send on its one-slot trigger channel (which the gate-off loop uses), it reports
+// false only while an earlier trigger waits.
 func (w *worker) trigger() bool {
+	if w.manualTriggerCh != nil {
+		select {
+		case w.manualTriggerCh <- struct{}{}:
+			return true
+		default:
+			return false
+		}
+	}
 	if w.probeManager == nil || w.probeManager.scheduler == nil {
 		return false
 	}

@@ -30,7 +30,9 @@ import (
 // blocked runs — a node-wide readiness flip during a slow pod sync — would
 // leave no slot for the liveness probes of unrelated pods. So a run about
 // to block there detaches from the pool first: its slot goes to the next due
-// run, and the run finishes on its executor without one.
+// run. When the Set returns, the run takes a slot again (waiting for one if
+// the lane is full) before it goes on, since the Set of a new container's
+// initial result comes before the probe itself.
 //
 // Only a Set that finds the channel full detaches: one that finds room does
 // not block, and detaching it would let the probe that follows the initial
@@ -44,12 +46,18 @@ type resultsDelivery struct {
 }
 
 func (d *resultsDelivery) Set(id kubecontainer.ContainerID, result results.Result, pod *v1.Pod) {
+	detached := false
 	if updates := d.Manager.Updates(); len(updates) == cap(updates) {
 		// Only this worker writes results for its container and probe type,
 		// so the cached value cannot change between Get and Set.
 		if prev, ok := d.Manager.Get(id); !ok || prev != result {
-			d.w.probeManager.scheduler.detach(d.w)
+			detached = d.w.probeManager.scheduler.detach(d.w)
 		}
 	}
 	d.Manager.Set(id, result, pod)
+	if detached {
+		// The initial result of a new container comes before its probe: the
+		// run takes a slot again before it goes on.
+		d.w.probeManager.scheduler.reattach(d.w)
+	}
 }

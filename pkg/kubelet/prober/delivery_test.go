@@ -106,6 +106,40 @@ func TestSchedulerDetachOnlyWhenDeliveryWouldBlock(t *testing.T) {
 	})
 }
 
+// TestSchedulerReattachBeforeProbing: a new container's initial result is
+// set before its probe runs. When that Set finds the results channel full
+// the run gives its slot up while it waits, and takes one again before it
+// probes: probes still run within the pool's bound.
+func TestSchedulerReattachBeforeProbing(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, &poolLimits{fast: 1, slow: 1, slowAfter: time.Hour})
+		afterStart(h, 10*time.Second)
+		resume := h.pauseReadiness()
+		// 60 first runs one after the other: 20 initial results fill the
+		// channel, the other 40 wait for the kubelet without a slot.
+		cs := containers(60, func(c *v1.Container, _ int) {
+			h.probes.set(c.Name, behaviour{result: probe.Failure, hang: 10 * time.Millisecond})
+			c.ReadinessProbe = execProbe(10)
+		})
+		h.addPod("p", cs...)
+		time.Sleep(2 * time.Second)
+		if d := h.m.scheduler.poolSnapshot().detached; d == 0 {
+			t.Error("no run waits for the kubelet: the test does not test what it should")
+		}
+		resume()
+		time.Sleep(10 * time.Second)
+		h.close()
+		if h.probes.maxInFlight != 1 {
+			t.Errorf("%d probes ran at once with one fast slot", h.probes.maxInFlight)
+		}
+		for _, c := range cs {
+			if n := len(h.probes.starts(c.Name)); n < 1 {
+				t.Errorf("%s never probed", c.Name)
+			}
+		}
+	})
+}
+
 // poolSnapshot returns a copy of the pool's counters.
 func (s *scheduler) poolSnapshot() pool {
 	s.mu.Lock()

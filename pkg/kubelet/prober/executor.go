@@ -16,67 +16,130 @@ limitations under the License.
 
 package prober
 
-// executor is a goroutine that runs what the scheduler admits: a run, then
-// whatever run its end hands over (scheduler.finish), until there is none;
-// then it parks. Parked executors are reused, at most maxIdle of them, since
-// a fresh goroutine has to grow its stack to doProbe's depth on every run.
-// An executor holds no slot of its own: the runs it executes do.
+// Executors are the goroutines that run probes. A run that got a slot goes
+// to the ready queue; executors take runs from it until it is empty, then
+// park. Waking a goroutine costs about what a whole probe run of a no-op
+// exec costs, so executors are woken sparingly: when runs wait in the queue
+// and no executor is already on its way to take one (the "spinning" one,
+// woken but not yet at the queue), one is woken, or started. An executor
+// that takes a run and leaves more behind does the same, so the executors
+// working grow with the backlog: a tick's ten due runs of a microsecond each
+// take one or two wake-ups, ten slow ones soon run side by side. Runs never
+// execute on the loop's goroutine, and the pool's slots, not the executors,
+// bound how many run at once: every run in the queue or on an executor
+// holds one (or gave it up, delivery.go).
+//
+// Example, runs A, B, C due at one tick, all executors parked:
+//
+//	loop:  ready=[A B C], nobody spinning → wake E1 (spinning=1)
+//	E1:    takes A, leaves [B C] → wake E2 (spinning=1); runs A
+//	E1:    finishes A, takes B (E2 is still waking: no wake-up)
+//	E2:    takes C; E1 finishes B, finds nothing, parks
+//
+// Executors park up to maxIdle, since a fresh goroutine has to grow its
+// stack to doProbe's depth.
 type executor struct {
-	work chan runItem // capacity 1: a hand-over never blocks the scheduler
+	wake chan struct{} // capacity 1: a wake-up never blocks the scheduler
 }
 
-// runItem is a hand-over to an executor; the zero value retires it.
-type runItem struct {
-	w *worker
-	a action
+// readyQueue is a FIFO of workers whose runs hold a slot and wait for an
+// executor.
+type readyQueue struct {
+	items []*worker
+	head  int
 }
 
-// spawn runs w's action on a parked executor, or on a new one. Called with
-// s.mu held.
-func (s *scheduler) spawn(w *worker, a action) {
+func (q *readyQueue) len() int { return len(q.items) - q.head }
+
+func (q *readyQueue) push(w *worker) { q.items = append(q.items, w) }
+
+func (q *readyQueue) pop() *worker {
+	w := q.items[q.head]
+	q.items[q.head] = nil
+	q.head++
+	if q.head == len(q.items) {
+		q.items, q.head = q.items[:0], 0
+	} else if q.head > 256 && q.head > len(q.items)/2 {
+		n := copy(q.items, q.items[q.head:])
+		clear(q.items[n:])
+		q.items, q.head = q.items[:n], 0
+	}
+	return w
+}
+
+// ready queues w's run, which holds a slot, and makes sure an executor will
+// take it. Called with s.mu held.
+func (s *scheduler) ready(w *worker) {
+	s.enqueue(w)
+	s.wakeExecutor()
+}
+
+// enqueue queues w's run, which holds a slot, for the calling executor to
+// take next (or to wake another for, if it leaves more behind).
+func (s *scheduler) enqueue(w *worker) {
+	w.sched.state = stateReady
+	s.readyQ.push(w)
+}
+
+// wakeExecutor wakes a parked executor, or starts one, if runs wait and no
+// executor is already on its way to take one. Called with s.mu held.
+func (s *scheduler) wakeExecutor() {
+	if s.readyQ.len() == 0 || s.spinning > 0 {
+		return
+	}
+	s.spinning++
 	if n := len(s.idle); n > 0 {
 		e := s.idle[n-1]
 		s.idle[n-1] = nil
 		s.idle = s.idle[:n-1]
-		e.work <- runItem{w, a}
+		e.wake <- struct{}{}
 		return
 	}
-	go s.execute(&executor{work: make(chan runItem, 1)}, w, a)
+	go s.execute(&executor{wake: make(chan struct{}, 1)})
 }
 
-// execute is an executor's goroutine.
-func (s *scheduler) execute(e *executor, w *worker, a action) {
-	for {
-		for w != nil {
-			keepGoing := w.execute(a)
-			w, a = s.finish(w, a, keepGoing)
-		}
-		if !s.park(e) {
-			return
-		}
-		item := <-e.work
-		if item.w == nil {
-			return // retired
-		}
-		w, a = item.w, item.a
-	}
-}
-
-// park lists e as idle, or reports false if it should exit instead.
-func (s *scheduler) park(e *executor) bool {
+// execute is an executor's goroutine. It starts spinning: whoever started or
+// woke it counted it in s.spinning.
+func (s *scheduler) execute(e *executor) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.workers == 0 || len(s.idle) >= s.maxIdle {
-		return false
+	spinning := true
+	for {
+		if s.readyQ.len() == 0 {
+			if spinning {
+				s.spinning--
+				spinning = false
+			}
+			if s.workers == 0 || len(s.idle) >= s.maxIdle {
+				s.mu.Unlock()
+				return
+			}
+			s.idle = append(s.idle, e)
+			s.mu.Unlock()
+			<-e.wake
+			s.mu.Lock()
+			spinning = true
+			continue
+		}
+		w := s.readyQ.pop()
+		if spinning {
+			s.spinning--
+			spinning = false
+		}
+		s.wakeExecutor() // more runs wait: another executor takes them
+		a := s.begin(w, s.now())
+		s.mu.Unlock()
+		keepGoing := w.execute(a)
+		s.mu.Lock()
+		s.finish(w, a, keepGoing)
 	}
-	s.idle = append(s.idle, e)
-	return true
 }
 
-// retireExecutors ends the parked executors. Called with s.mu held.
+// retireExecutors wakes the parked executors, which exit: the last worker
+// has exited. Called with s.mu held.
 func (s *scheduler) retireExecutors() {
 	for i, e := range s.idle {
-		e.work <- runItem{}
+		s.spinning++ // each wakes as a spinning executor, finds nothing, and exits
+		e.wake <- struct{}{}
 		s.idle[i] = nil
 	}
 	s.idle = s.idle[:0]

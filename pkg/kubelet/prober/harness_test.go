@@ -82,7 +82,7 @@ func (p *probeRecorder) set(container string, b behaviour) {
 }
 
 func (p *probeRecorder) Probe(cmd exec.Cmd) (probe.Result, string, error) {
-	name := cmd.(*execInContainer).container.Name
+	name := cmd.(*execInContainer).containerName
 	p.mu.Lock()
 	p.runs[name] = append(p.runs[name], time.Since(p.t0))
 	p.inFlight++
@@ -304,10 +304,11 @@ func (h *harness) close() {
 	}
 	if s := h.m.scheduler; s != nil {
 		s.mu.Lock()
-		looping, filed, p := s.looping, s.wheel.len(), s.pool
+		looping, filed, p, ready, spinning, idle := s.looping, s.wheel.len(), s.pool, s.readyQ.len(), s.spinning, len(s.idle)
 		s.mu.Unlock()
-		if looping || filed != 0 {
-			h.t.Errorf("scheduler still looping=%v with %d timers after every pod was removed", looping, filed)
+		if looping || filed != 0 || ready != 0 || spinning != 0 || idle != 0 {
+			h.t.Errorf("scheduler still looping=%v with %d timers, %d ready runs, %d spinning and %d parked executors after every pod was removed",
+				looping, filed, ready, spinning, idle)
 		}
 		if p.running != [numLanes]int{} || p.detached != 0 || p.pending[fastLane].len()+p.pending[slowLane].len()+p.fastRuns.len() != 0 {
 			h.t.Errorf("pool not empty after every pod was removed: %+v", p)

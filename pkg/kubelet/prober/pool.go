@@ -44,9 +44,10 @@ import (
 // lane's limit bounds the runs that start there; while moved runs keep it
 // above its limit, slow runs wait.
 //
-// A run may also leave its lane altogether (detach): a run whose result
-// changes is about to wait on syncLoopIteration, which reads the results
-// channels, not on its target (delivery.go).
+// A run may also leave its lane for a while (detach): a run whose changed
+// result waits for syncLoopIteration to read the results channel waits on
+// the kubelet, not on its target (delivery.go). It takes a slot in its lane
+// again (reattach) before it goes on.
 //
 // Invariants, with running counted per lane:
 //
@@ -166,9 +167,17 @@ func (p *pool) release(w *worker, now time.Duration) *worker {
 // the waiting worker that took the slot over, if any.
 func (p *pool) detach(w *worker, now time.Duration) *worker {
 	next := p.release(w, now)
+	w.sched.detachedFrom = w.sched.lane
 	w.sched.lane = detachedLane
 	p.detached++
 	return next
+}
+
+// reattach gives w's detached run a slot in the lane it left, or queues it
+// there and reports false.
+func (p *pool) reattach(w *worker, now time.Duration) bool {
+	p.detached--
+	return p.acquire(w, w.sched.detachedFrom, now)
 }
 
 // handOn gives a free slot of lane l to the worker waiting longest for one.

@@ -81,6 +81,12 @@ func (pb *prober) recordContainerEvent(ctx context.Context, pod *v1.Pod, contain
 
 // probe probes the container.
 func (pb *prober) probe(ctx context.Context, probeType probeType, pod *v1.Pod, status v1.PodStatus, container v1.Container, containerID kubecontainer.ContainerID) (results.Result, error) {
+	return pb.probeWith(ctx, probeType, pod, status, &container, containerID, nil)
+}
+
+// probeWith probes the container. Unlike probe, it copies neither the container nor, for an exec
+// probe, the command: execCommand is the probe's command already expanded (nil: expand it here).
+func (pb *prober) probeWith(ctx context.Context, probeType probeType, pod *v1.Pod, status v1.PodStatus, container *v1.Container, containerID kubecontainer.ContainerID, execCommand []string) (results.Result, error) {
 	var probeSpec *v1.Probe
 	switch probeType {
 	case readiness:
@@ -99,28 +105,30 @@ func (pb *prober) probe(ctx context.Context, probeType probeType, pod *v1.Pod, s
 		return results.Success, nil
 	}
 
-	result, output, err := pb.runProbeWithRetries(ctx, probeType, probeSpec, pod, status, container, containerID, maxProbeRetries)
+	result, output, err := pb.runProbeWithRetries(ctx, probeType, probeSpec, pod, status, container, containerID, execCommand, maxProbeRetries)
 
 	if err != nil {
 		// Handle probe error
 		logger.V(1).Info("Probe errored", "probeType", probeType, "pod", klog.KObj(pod), "podUID", pod.UID, "containerName", container.Name, "probeResult", result, "err", err)
-		pb.recordContainerEvent(ctx, pod, &container, v1.EventTypeWarning, events.ContainerUnhealthy, "%s probe errored and resulted in %s state: %s", probeType, result, err)
+		pb.recordContainerEvent(ctx, pod, container, v1.EventTypeWarning, events.ContainerUnhealthy, "%s probe errored and resulted in %s state: %s", probeType, result, err)
 		return results.Failure, err
 	}
 
 	switch result {
 	case probe.Success:
-		logger.V(3).Info("Probe succeeded", "probeType", probeType, "pod", klog.KObj(pod), "podUID", pod.UID, "containerName", container.Name)
+		if loggerV := logger.V(3); loggerV.Enabled() {
+			loggerV.Info("Probe succeeded", "probeType", probeType, "pod", klog.KObj(pod), "podUID", pod.UID, "containerName", container.Name)
+		}
 		return results.Success, nil
 
 	case probe.Warning:
-		pb.recordContainerEvent(ctx, pod, &container, v1.EventTypeWarning, events.ContainerProbeWarning, "%s probe warning: %s", probeType, output)
+		pb.recordContainerEvent(ctx, pod, container, v1.EventTypeWarning, events.ContainerProbeWarning, "%s probe warning: %s", probeType, output)
 		logger.V(3).Info("Probe succeeded with a warning", "probeType", probeType, "pod", klog.KObj(pod), "podUID", pod.UID, "containerName", container.Name, "output", output)
 		return results.Success, nil
 
 	case probe.Failure:
 		logger.V(1).Info("Probe failed", "probeType", probeType, "pod", klog.KObj(pod), "podUID", pod.UID, "containerName", container.Name, "probeResult", result, "output", output)
-		pb.recordContainerEvent(ctx, pod, &container, v1.EventTypeWarning, events.ContainerUnhealthy, "%s probe failed: %s", probeType, output)
+		pb.recordContainerEvent(ctx, pod, container, v1.EventTypeWarning, events.ContainerUnhealthy, "%s probe failed: %s", probeType, output)
 		return results.Failure, nil
 
 	case probe.Unknown:
@@ -135,12 +143,12 @@ func (pb *prober) probe(ctx context.Context, probeType probeType, pod *v1.Pod, s
 
 // runProbeWithRetries tries to probe the container in a finite loop, it returns the last result
 // if it never succeeds.
-func (pb *prober) runProbeWithRetries(ctx context.Context, probeType probeType, p *v1.Probe, pod *v1.Pod, status v1.PodStatus, container v1.Container, containerID kubecontainer.ContainerID, retries int) (probe.Result, string, error) {
+func (pb *prober) runProbeWithRetries(ctx context.Context, probeType probeType, p *v1.Probe, pod *v1.Pod, status v1.PodStatus, container *v1.Container, containerID kubecontainer.ContainerID, execCommand []string, retries int) (probe.Result, string, error) {
 	var err error
 	var result probe.Result
 	var output string
 	for i := 0; i < retries; i++ {
-		result, output, err = pb.runProbe(ctx, probeType, p, pod, status, container, containerID)
+		result, output, err = pb.runProbe(ctx, probeType, p, pod, status, container, containerID, execCommand)
 		if err == nil {
 			return result, output, nil
 		}
@@ -148,17 +156,22 @@ func (pb *prober) runProbeWithRetries(ctx context.Context, probeType probeType, 
 	return result, output, err
 }
 
-func (pb *prober) runProbe(ctx context.Context, probeType probeType, p *v1.Probe, pod *v1.Pod, status v1.PodStatus, container v1.Container, containerID kubecontainer.ContainerID) (probe.Result, string, error) {
+func (pb *prober) runProbe(ctx context.Context, probeType probeType, p *v1.Probe, pod *v1.Pod, status v1.PodStatus, container *v1.Container, containerID kubecontainer.ContainerID, execCommand []string) (probe.Result, string, error) {
 	logger := klog.FromContext(ctx)
 	timeout := time.Duration(p.TimeoutSeconds) * time.Second
 	switch {
 	case p.Exec != nil:
-		logger.V(4).Info("Exec-Probe runProbe", "pod", klog.KObj(pod), "containerName", container.Name, "execCommand", p.Exec.Command)
-		command := kubecontainer.ExpandContainerCommandOnlyStatic(p.Exec.Command, container.Env)
-		return pb.exec.Probe(pb.newExecInContainer(ctx, pod, container, containerID, command, timeout))
+		if loggerV := logger.V(4); loggerV.Enabled() {
+			loggerV.Info("Exec-Probe runProbe", "pod", klog.KObj(pod), "containerName", container.Name, "execCommand", p.Exec.Command)
+		}
+		command := execCommand
+		if command == nil {
+			command = kubecontainer.ExpandContainerCommandOnlyStatic(p.Exec.Command, container.Env)
+		}
+		return pb.exec.Probe(pb.newExecInContainer(ctx, pod, *container, containerID, command, timeout))
 
 	case p.HTTPGet != nil:
-		req, err := httpprobe.NewRequestForHTTPGetAction(p.HTTPGet, &container, status.PodIP, "probe")
+		req, err := httpprobe.NewRequestForHTTPGetAction(p.HTTPGet, container, status.PodIP, "probe")
 		if err != nil {
 			// Log and record event for Unknown result
 			logger.V(4).Info("HTTP-Probe failed to create request", "error", err)
@@ -175,7 +188,7 @@ func (pb *prober) runProbe(ctx context.Context, probeType probeType, p *v1.Probe
 		return pb.http.Probe(req, timeout)
 
 	case p.TCPSocket != nil:
-		port, err := probe.ResolveContainerPort(p.TCPSocket.Port, &container)
+		port, err := probe.ResolveContainerPort(p.TCPSocket.Port, container)
 		if err != nil {
 			logger.V(4).Info("TCP-Probe failed to resolve port", "error", err)
 			return probe.Unknown, "", err
@@ -184,7 +197,9 @@ func (pb *prober) runProbe(ctx context.Context, probeType probeType, p *v1.Probe
 		if host == "" {
 			host = status.PodIP
 		}
-		logger.V(4).Info("TCP-Probe", "host", host, "port", port, "timeout", timeout)
+		if loggerV := logger.V(4); loggerV.Enabled() {
+			loggerV.Info("TCP-Probe", "host", host, "port", port, "timeout", timeout)
+		}
 		return pb.tcp.Probe(host, port, timeout)
 
 	case p.GRPC != nil:
@@ -193,7 +208,9 @@ func (pb *prober) runProbe(ctx context.Context, probeType probeType, p *v1.Probe
 		if p.GRPC.Service != nil {
 			service = *p.GRPC.Service
 		}
-		logger.V(4).Info("GRPC-Probe", "host", host, "service", service, "port", p.GRPC.Port, "timeout", timeout)
+		if loggerV := logger.V(4); loggerV.Enabled() {
+			loggerV.Info("GRPC-Probe", "host", host, "service", service, "port", p.GRPC.Port, "timeout", timeout)
+		}
 		return pb.grpc.Probe(host, service, int(p.GRPC.Port), timeout)
 
 	default:
@@ -205,17 +222,19 @@ func (pb *prober) runProbe(ctx context.Context, probeType probeType, p *v1.Probe
 type execInContainer struct {
 	// run executes a command in a container. Combined stdout and stderr output is always returned. An
 	// error is returned if one occurred.
-	run       func() ([]byte, error)
-	writer    io.Writer
-	pod       *v1.Pod
-	container v1.Container
+	run    func() ([]byte, error)
+	writer io.Writer
+	pod    *v1.Pod
+	// The container's name only: a copy of the whole container on every exec run was the
+	// largest allocation of a probe run.
+	containerName string
 }
 
 func (pb *prober) newExecInContainer(ctx context.Context, pod *v1.Pod, container v1.Container, containerID kubecontainer.ContainerID, cmd []string, timeout time.Duration) exec.Cmd {
 	return &execInContainer{
 		run:       func() ([]byte, error) { return pb.runner.RunInContainer(ctx, containerID, cmd, timeout) },
-		pod:       pod,
-		container: container,
+		pod:           pod,
+		containerName: container.Name,
 	}
 }
 
@@ -262,7 +281,7 @@ func (eic *execInContainer) Start() error {
 		if p, err := eic.writer.Write(data); err != nil {
 			// Use klog.TODO() because we currently do not have a proper context/logger to pass in.
 			// Replace this with an appropriate context/logger when refactoring this function to accept a context parameter.
-			klog.TODO().Error(err, "Unable to write all bytes from execInContainer", "expectedBytes", len(data), "actualBytes", p, "pod", klog.KObj(eic.pod), "containerName", eic.container.Name)
+			klog.TODO().Error(err, "Unable to write all bytes from execInContainer", "expectedBytes", len(data), "actualBytes", p, "pod", klog.KObj(eic.pod), "containerName", eic.containerName)
 		}
 	}
 	return err

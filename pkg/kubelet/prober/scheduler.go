@@ -37,10 +37,13 @@ import (
 //
 // Each worker is in exactly one state:
 //
-//	new ──add──▶ idle (timer in the wheel) ──due──▶ queued ──slot──▶ running
-//	               ▲                          └──────────slot─────────▲  │
-//	               └──────── next tick; at once if a tick is pending ────┘
+//	new ──add──▶ idle (timer in the wheel) ──due──▶ queued ──slot──▶ ready ──executor──▶ running
+//	               ▲                          └──────────slot──────────▲                 │
+//	               └─────────────── next tick; at once if a tick is pending ─────────────┘
 //	running ──doProbe returns false, or stop──▶ exited
+//
+// queued: waiting for a slot (pool.go); ready: holding one, waiting for an
+// executor (executor.go), which takes it within microseconds.
 //
 // Locking: the manager calls add, stop and trigger with its workerLock
 // held; the scheduler calls into workers (doProbe, exit, which takes
@@ -66,6 +69,11 @@ type scheduler struct {
 	// not lost, and concurrent kicks merge into one wake-up.
 	armed int64
 	kick  chan struct{}
+	// readyQ holds the runs that got a slot until an executor takes them.
+	readyQ readyQueue
+	// spinning counts executors woken or started to take runs from readyQ
+	// that have not reached it yet (executor.go).
+	spinning int
 	// idle executors, most recently parked last.
 	idle    []*executor
 	maxIdle int
@@ -99,9 +107,16 @@ type workerSched struct {
 	timer  wheelTimer
 	ticker probeTicker
 	// Offsets from scheduler.epoch: when the current or next run became due
-	// and was dispatched, and when the last run started.
+	// and was dispatched, and when the last run took its slot.
 	dueAt, queuedAt, startedAt time.Duration
-	lane                       lane
+	// busy is how long the current run has held slots so far: its time
+	// without one, waiting for the kubelet to take a result, does not count.
+	busy time.Duration
+	lane lane
+	// detachedFrom is the lane a detached run gave up, and takes again.
+	detachedFrom lane
+	// resume is closed when a detached run that waits for a slot gets one.
+	resume chan struct{}
 	// slow: the last run overran slowAfter, so the next one starts in the slow lane.
 	slow bool
 	// triggered: a manual run was asked for and not yet started, like a value
@@ -121,6 +136,7 @@ const (
 	stateNew runState = iota
 	stateIdle
 	stateQueued
+	stateReady
 	stateRunning
 	stateExited
 )
@@ -232,6 +248,11 @@ func (s *scheduler) trigger(w *worker) bool {
 		return false
 	}
 	now := s.now()
+	if ws.state == stateQueued || ws.state == stateReady {
+		// The waiting run takes the trigger when it starts: it is the manual run.
+		ws.triggered = true
+		return true
+	}
 	if ws.ran && ws.startedAt == now && !ws.stopping && ws.state != stateExited {
 		// A run started at this very instant: it is the manual run. Upstream
 		// may run twice here (doc.go); the period restarts with this run.
@@ -253,21 +274,57 @@ func (s *scheduler) trigger(w *worker) bool {
 	return true
 }
 
-// detach lets w's running run go on without its slot: the run is about to
-// wait for something other than its target (delivery.go).
-func (s *scheduler) detach(w *worker) {
+// detach gives up the slot of w's running run, which is about to wait for
+// something other than its target (delivery.go), and reports whether it did.
+// The run must reattach before it goes on.
+func (s *scheduler) detach(w *worker) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ws := &w.sched
 	if ws.state != stateRunning || ws.lane == detachedLane {
-		return // not a scheduled run (a test calling doProbe), or detached already
+		return false // not a scheduled run (a test calling doProbe), or detached already
 	}
 	now := s.now()
-	ws.slow = now-ws.startedAt >= s.pool.limits.slowAfter
+	ws.busy += now - ws.startedAt
 	if next := s.pool.detach(w, now); next != nil {
-		s.spawn(next, s.begin(next, now))
+		s.admit(next, true) // this executor waits in Set: another one takes the slot's next run
 	}
 	s.rearm()
+	return true
+}
+
+// reattach takes a slot again for w's detached run before it goes on; if
+// its lane has none free, it waits for one in the lane's queue, as a due run
+// does.
+func (s *scheduler) reattach(w *worker) {
+	s.mu.Lock()
+	ws := &w.sched
+	now := s.now()
+	if s.pool.reattach(w, now) {
+		s.mu.Unlock()
+		return
+	}
+	ch := make(chan struct{})
+	ws.resume = ch
+	s.rearm()
+	s.mu.Unlock()
+	<-ch
+}
+
+// admit hands w, which just got a slot, on: to the ready queue, or back to
+// its own executor if w is a detached run waiting in reattach. wake: an
+// executor must be woken for it (the caller is not one that takes runs next).
+func (s *scheduler) admit(w *worker, wake bool) {
+	if ch := w.sched.resume; ch != nil {
+		w.sched.resume = nil
+		close(ch)
+		return
+	}
+	if wake {
+		s.ready(w)
+	} else {
+		s.enqueue(w)
+	}
 }
 
 // file puts w's next run, due at ws.ticker.due, in the wheel, or runs it if
@@ -283,10 +340,10 @@ func (s *scheduler) file(w *worker, now time.Duration) {
 	s.wakeBy(tick)
 }
 
-// run dispatches w and, if it got a slot, starts it on an executor.
+// run dispatches w and, if it got a slot, queues it for an executor.
 func (s *scheduler) run(w *worker, now, dueAt time.Duration) {
 	if s.dispatch(w, now, dueAt) {
-		s.spawn(w, s.begin(w, now))
+		s.ready(w)
 	}
 }
 
@@ -307,10 +364,12 @@ func (s *scheduler) dispatch(w *worker, now, dueAt time.Duration) bool {
 	return false
 }
 
-// begin marks w, which holds a slot, running and says what the run does.
+// begin marks w, which holds a slot and was taken by an executor, running and
+// says what the run does.
 func (s *scheduler) begin(w *worker, now time.Duration) action {
 	ws := &w.sched
 	ws.state = stateRunning
+	ws.busy = 0
 	if ws.stopping && ws.ran {
 		return actExit
 	}
@@ -332,40 +391,34 @@ func (s *scheduler) begin(w *worker, now time.Duration) action {
 	return a
 }
 
-// finish accounts for a completed run of w and returns what the executor
-// that ran it does next: the run that waited longest for the freed slot, or
-// w's own next run if that is due already and got a slot, or nothing.
-func (s *scheduler) finish(w *worker, a action, keepGoing bool) (*worker, action) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+// finish accounts for a completed run of w. The run that waited longest
+// for the freed slot, and w's own next run if that is due already and got a
+// slot, go to the ready queue, where the executor that ran w takes the first
+// of them. Called with s.mu held.
+func (s *scheduler) finish(w *worker, a action, keepGoing bool) {
 	now := s.now()
 	ws := &w.sched
 	if a != actExit && keepGoing && ws.stopping {
-		return w, actExit // stopped while probing: clean up in the same slot
+		s.enqueue(w) // stopped while probing: clean up next, in the same slot
+		return
 	}
-	if ws.lane != detachedLane {
-		ws.slow = now-ws.startedAt >= s.pool.limits.slowAfter
+	ws.busy += now - ws.startedAt
+	ws.slow = ws.busy >= s.pool.limits.slowAfter
+	if next := s.pool.release(w, now); next != nil {
+		s.admit(next, false)
 	}
-	next := s.pool.release(w, now)
-	again := false
-	if a == actExit || !keepGoing {
+	switch {
+	case a == actExit || !keepGoing:
 		s.retire(w)
-	} else if ws.triggered || ws.ticker.pending(now) {
+	case ws.triggered || ws.ticker.pending(now):
 		// A manual trigger or a tick came while the run was in flight.
-		again = s.dispatch(w, now, now)
-	} else {
+		if s.dispatch(w, now, now) {
+			s.enqueue(w)
+		}
+	default:
 		s.file(w, now)
 	}
 	s.rearm()
-	switch {
-	case next != nil && again:
-		s.spawn(w, s.begin(w, now))
-	case next == nil && again:
-		next = w
-	case next == nil:
-		return nil, actProbe
-	}
-	return next, s.begin(next, now)
 }
 
 // retire forgets an exited worker; the loop ends with the last one.
@@ -382,7 +435,7 @@ func (s *scheduler) retire(w *worker) {
 func (s *scheduler) startDemoted(now time.Duration) {
 	s.started = s.pool.demote(now, s.started[:0])
 	for i, w := range s.started {
-		s.spawn(w, s.begin(w, now))
+		s.admit(w, true)
 		s.started[i] = nil
 	}
 }

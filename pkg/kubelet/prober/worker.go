@@ -19,10 +19,12 @@ package prober
 import (
 	"context"
 	"math/rand"
+	"strings"
 	"time"
 
 	"github.com/probewheel/probewheel/pkg/features"
 	v1 "k8s.io/api/core/v1"
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/util/runtime"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/component-base/metrics"
@@ -57,11 +59,16 @@ type worker struct {
 	// The pod containing this probe (read-only)
 	pod *v1.Pod
 
-	// The container to probe (read-only)
-	container v1.Container
+	// The container to probe (read-only): the pod's own, which the kubelet never changes in place,
+	// rather than a copy of it in every worker (containerIn).
+	container *v1.Container
 
 	// Describes the probe configuration (read-only)
 	spec *v1.Probe
+
+	// An exec probe's command with the container's environment expanded, once: both are fixed for
+	// the worker's lifetime, and upstream expands them on every run.
+	execCommand []string
 
 	// The type of the worker.
 	probeType probeType
@@ -82,6 +89,9 @@ type worker struct {
 
 	// If set, skip probing.
 	onHold bool
+
+	// The worker's metric series that exist, once the metrics are registered (resultCounter).
+	series *workerSeries
 }
 
 // The label values of a worker's ProberResults and ProberDuration series are the pod's and
@@ -96,6 +106,49 @@ func (w *worker) proberDurationLabelValues() []string {
 	return []string{w.probeType.String(), w.container.Name, w.pod.Name, w.pod.Namespace}
 }
 
+// workerSeries are a worker's series of ProberResults (by result: successful, failed, unknown)
+// and ProberDuration, each kept once it exists.
+type workerSeries struct {
+	results  [3]metrics.CounterMetric
+	duration metrics.ObserverMetric
+}
+
+var seriesResults = [...]string{probeResultSuccessful, probeResultFailed, probeResultUnknown}
+
+// resultCounter returns w's ProberResults series for seriesResults[i]. Looking a series up hashes
+// its label values, so once the metric is registered (component-base metrics are no-ops until
+// then) w keeps it: a later probe run counts with an atomic add. Like upstream's, a series comes
+// into being when its first result is counted; exit deletes it.
+func (w *worker) resultCounter(i int) metrics.CounterMetric {
+	if w.series != nil && w.series.results[i] != nil {
+		return w.series.results[i]
+	}
+	c := ProberResults.WithLabelValues(w.proberResultsLabelValues(seriesResults[i])...)
+	if ProberResults.IsCreated() {
+		w.keptSeries().results[i] = c
+	}
+	return c
+}
+
+// durationObserver returns w's ProberDuration series, as resultCounter does.
+func (w *worker) durationObserver() metrics.ObserverMetric {
+	if w.series != nil && w.series.duration != nil {
+		return w.series.duration
+	}
+	o := ProberDuration.WithLabelValues(w.proberDurationLabelValues()...)
+	if ProberDuration.IsCreated() {
+		w.keptSeries().duration = o
+	}
+	return o
+}
+
+func (w *worker) keptSeries() *workerSeries {
+	if w.series == nil {
+		w.series = &workerSeries{}
+	}
+	return w.series
+}
+
 // The label names of ProberResults and ProberDuration, in their declared order.
 var (
 	proberResultsLabelNames  = []string{"probe_type", "result", "container", "pod", "namespace", "pod_uid"}
@@ -108,6 +161,30 @@ func zipLabels(names, values []string) metrics.Labels {
 		labels[name] = values[i]
 	}
 	return labels
+}
+
+// containerIn returns the pod's own copy of container (the kubelet passes a copy of one of the
+// pod's containers), or a copy of container if the pod has none equal to it. A copy is 400 bytes
+// for every probe.
+func containerIn(pod *v1.Pod, container v1.Container) *v1.Container {
+	for _, cs := range [][]v1.Container{pod.Spec.Containers, pod.Spec.InitContainers} {
+		for i := range cs {
+			if cs[i].Name == container.Name && apiequality.Semantic.DeepEqual(cs[i], container) {
+				return &cs[i]
+			}
+		}
+	}
+	return &container
+}
+
+// sameContainerID reports whether id.String() == s, without building the string on every run.
+func sameContainerID(id kubecontainer.ContainerID, s string) bool {
+	rest, ok := strings.CutPrefix(s, id.Type)
+	if !ok {
+		return false
+	}
+	rest, ok = strings.CutPrefix(rest, "://")
+	return ok && rest == id.ID
 }
 
 // isInitContainer checks if the worker's container is in the pod's init containers
@@ -129,7 +206,7 @@ func newWorker(
 
 	w := &worker{
 		pod:          pod,
-		container:    container,
+		container:    containerIn(pod, container),
 		probeType:    probeType,
 		probeManager: m,
 	}
@@ -147,6 +224,9 @@ func newWorker(
 		w.spec = container.StartupProbe
 		w.resultsManager = m.startupManager
 		w.initialValue = results.Unknown
+	}
+	if w.spec != nil && w.spec.Exec != nil {
+		w.execCommand = kubecontainer.ExpandContainerCommandOnlyStatic(w.spec.Exec.Command, container.Env)
 	}
 	if m.scheduler == nil {
 		w.stopCh = make(chan struct{}, 1)          // Buffer so stop() can be non-blocking.
@@ -311,7 +391,7 @@ func (w *worker) doProbe(ctx context.Context) (keepGoing bool) {
 		w.container.RestartPolicy != nil &&
 		*w.container.RestartPolicy == v1.ContainerRestartPolicyAlways
 
-	if w.containerID.String() != c.ContainerID {
+	if !sameContainerID(w.containerID, c.ContainerID) {
 		if !w.containerID.IsEmpty() {
 			w.resultsManager.Remove(w.containerID)
 		}
@@ -368,7 +448,7 @@ func (w *worker) doProbe(ctx context.Context) (keepGoing bool) {
 			if c.State.Terminated == nil {
 				return true
 			}
-			containerShouldRestart := podutil.ContainerShouldRestart(w.container, w.pod.Spec, c.State.Terminated.ExitCode)
+			containerShouldRestart := podutil.ContainerShouldRestart(*w.container, w.pod.Spec, c.State.Terminated.ExitCode)
 			allContainersRestarting := utilfeature.DefaultFeatureGate.Enabled(features.RestartAllContainersOnContainerExits) && kubecontainer.ShouldAllContainersRestart(w.pod, nil, &status)
 			return containerShouldRestart || allContainersRestarting
 		}
@@ -410,7 +490,7 @@ func (w *worker) doProbe(ctx context.Context) (keepGoing bool) {
 	}
 
 	// Note, exec probe does NOT have access to pod environment variables or downward API
-	result, err := w.probeManager.prober.probe(ctx, w.probeType, w.pod, status, w.container, w.containerID)
+	result, err := w.probeManager.prober.probeWith(ctx, w.probeType, w.pod, status, w.container, w.containerID, w.execCommand)
 	if err != nil {
 		// Prober error, throw away the result.
 		return true
@@ -418,13 +498,13 @@ func (w *worker) doProbe(ctx context.Context) (keepGoing bool) {
 
 	switch result {
 	case results.Success:
-		ProberResults.WithLabelValues(w.proberResultsLabelValues(probeResultSuccessful)...).Inc()
-		ProberDuration.WithLabelValues(w.proberDurationLabelValues()...).Observe(time.Since(startTime).Seconds())
+		w.resultCounter(0).Inc()
+		w.durationObserver().Observe(time.Since(startTime).Seconds())
 	case results.Failure:
-		ProberResults.WithLabelValues(w.proberResultsLabelValues(probeResultFailed)...).Inc()
+		w.resultCounter(1).Inc()
 	default:
-		ProberResults.WithLabelValues(w.proberResultsLabelValues(probeResultUnknown)...).Inc()
-		ProberDuration.WithLabelValues(w.proberDurationLabelValues()...).Observe(time.Since(startTime).Seconds())
+		w.resultCounter(2).Inc()
+		w.durationObserver().Observe(time.Since(startTime).Seconds())
 	}
 
 	if w.lastResult == result {

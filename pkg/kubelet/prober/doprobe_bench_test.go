@@ -1,0 +1,71 @@
+/*
+Copyright 2026 The probewheel Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package prober
+
+import (
+	"context"
+	"testing"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/component-base/metrics"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/klog/v2"
+	"k8s.io/kubernetes/pkg/probe"
+	"k8s.io/utils/exec"
+	"k8s.io/utils/ptr"
+)
+
+// noopExec is an exec prober whose command succeeds at once.
+type noopExec struct{}
+
+func (noopExec) Probe(exec.Cmd) (probe.Result, string, error) { return probe.Success, "", nil }
+
+// BenchmarkDoProbe is the per-run work a scheduled probe run does, without
+// the scheduler: one doProbe of an exec probe whose command returns at once,
+// against a running container in the status manager, with the probe metrics
+// registered. Before the per-run changes in doc.go, a run took 984 B in 14
+// allocations (with the metrics not registered).
+func BenchmarkDoProbe(b *testing.B) {
+	m := newTestManager()
+	m.prober.exec = noopExec{}
+	p := execProbe(1)
+	p.Exec.Command = []string{"/bin/check", "--ready"}
+	pod := &v1.Pod{
+		ObjectMeta: metav1.ObjectMeta{UID: "bench", Name: "bench", Namespace: "ns"},
+		Spec: v1.PodSpec{Containers: []v1.Container{{
+			Name: "c", Image: "example/app:1", ReadinessProbe: p,
+			Env: []v1.EnvVar{{Name: "MODE", Value: "ready"}},
+		}}},
+	}
+	m.statusManager.SetPodStatus(klog.Background(), pod, v1.PodStatus{
+		Phase: v1.PodRunning,
+		ContainerStatuses: []v1.ContainerStatus{{
+			Name: "c", ContainerID: "test://bench/c", Started: ptr.To(true),
+			State: v1.ContainerState{Running: &v1.ContainerStateRunning{StartedAt: metav1.Now()}},
+		}},
+	})
+	ctx := klog.NewContext(context.Background(), klog.Background())
+	// Registered as the kubelet's server registers them on /metrics/probes: unregistered
+	// component-base metrics are no-ops.
+	metrics.NewKubeRegistry().MustRegister(ProberResults, ProberDuration)
+	w := newWorker(m, readiness, pod, pod.Spec.Containers[0])
+	w.doProbe(ctx) // the first run sets the initial result
+	b.ReportAllocs()
+	for b.Loop() {
+		w.doProbe(ctx)
+	}
+}

@@ -130,13 +130,22 @@ func benchSteady(b *testing.B, cfg *config, sc string, w workload, impl Impl) {
 
 	var cpu, wall, goroutines int64
 	var mem float64
+	var lateness, queueWait histogram
+	var gc gcStats
 	lateFrom := r.nAdded
 	b.ResetTimer()
 	for n := 0; n < b.N; n++ {
+		l0, q0 := schedHistograms()
+		gc0 := readGC()
 		ws, c0 := nowNs(), cpuNs()
 		r.addPods(nLate)
 		time.Sleep(win)
 		we, c1 := nowNs(), cpuNs()
+		gcw := readGC().since(gc0)
+		l1, q1 := schedHistograms()
+		lateness, queueWait = lateness.add(l1.since(l0)), queueWait.add(q1.since(q0))
+		gc.cycles += gcw.cycles
+		gc.maxPause = max(gc.maxPause, gcw.maxPause)
 		b.StopTimer()
 		cpu += c1 - c0
 		wall += we - ws
@@ -195,12 +204,26 @@ func benchSteady(b *testing.B, cfg *config, sc string, w workload, impl Impl) {
 	}
 	b.ReportMetric(float64(ps.runs)/(float64(wall)/1e9), "runs/s")
 	b.ReportMetric(float64(lost), "lost-transitions")
+	reportObserved(b, lateness, queueWait, gc, b.N)
 	if extra > 0 {
 		b.Logf("%d result transitions on the Updates() channels that the targets' answers do not imply (probe errors or timeouts under load)", extra)
 	}
 	if ps.dump {
 		dumpInts(b, cfg, "intervals", fmt.Sprintf("period_ns=%d", period), ps.signed)
 	}
+}
+
+// reportObserved reports what the scheduler's histograms (probewheel only)
+// and the GC saw in the windows: start lateness and queue wait as bucket
+// bounds, GC cycles per window and the longest GC pause.
+func reportObserved(b *testing.B, lateness, queueWait histogram, gc gcStats, windows int) {
+	if lateness.total() > 0 {
+		b.ReportMetric(lateness.quantileBound(0.99), "sched-late-p99-ms")
+		b.ReportMetric(lateness.quantileBound(1), "sched-late-max-ms")
+		b.ReportMetric(queueWait.quantileBound(0.99), "queue-wait-p99-ms")
+	}
+	b.ReportMetric(float64(gc.cycles)/float64(windows), "gc-cycles")
+	b.ReportMetric(gc.maxPause*1e3, "gc-pause-max-ms")
 }
 
 // hideNsPerOp drops ns/op from the output: an iteration is a measurement window,

@@ -25,7 +25,8 @@
 #   benchstat.txt  go tool benchstat -col /impl raw.txt
 #   progress.log   the harness's progress lines
 #   machine.txt    nproc, memory, CPU model, go version, kernel, commit
-#   dumps/         per-probe period errors and restart timelines (default/full)
+#   summaries/     per-probe period errors and restart timelines, condensed into histograms
+#                  (default/full; the raw dumps stay in _output/bench/dumps/)
 #   plots/         scripts/plot.sh output (default/full)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -66,7 +67,9 @@ esac
 IMPLS=${IMPLS:-upstream,probewheel,gate-off}
 export PROBEWHEEL_BENCH_SET=$MODE PROBEWHEEL_BENCH_PERIODS PROBEWHEEL_BENCH_WARMUP PROBEWHEEL_BENCH_MAX_WINDOW
 if [[ $MODE != smoke ]]; then
-	export PROBEWHEEL_BENCH_DUMP=${PROBEWHEEL_BENCH_DUMP:-$BENCH_OUT/dumps}
+	# Raw per-probe dumps are megabytes: they stay under _output/; the results
+	# directory gets their condensed summaries (scripts/condense.py).
+	export PROBEWHEEL_BENCH_DUMP=${PROBEWHEEL_BENCH_DUMP:-_output/bench/dumps/$(basename "$BENCH_OUT")}
 fi
 BENCH=${BENCH:-.}
 OUT=$BENCH_OUT
@@ -121,6 +124,9 @@ if ! grep -q '^Benchmark' "$OUT/raw.txt"; then
 fi
 "$GO" tool benchstat -col /impl "$OUT/raw.txt" | tee "$OUT/benchstat.txt"
 
+if [[ -n ${PROBEWHEEL_BENCH_DUMP:-} && -d $PROBEWHEEL_BENCH_DUMP ]]; then
+	python3 scripts/condense.py "$PROBEWHEEL_BENCH_DUMP" "$OUT"
+fi
 if [[ $MODE != smoke && ${PLOT:-1} != 0 ]]; then
 	scripts/plot.sh "$OUT" || log "plotting failed (see above); raw results are in $OUT"
 fi

@@ -65,26 +65,28 @@ def median_by(rows, scenario, metric, keyf):
     return {k: statistics.median(v) for k, v in acc.items()}
 
 
-def read_dump(path):
-    header, vals = "", []
+def read_summary(path):
+    """A summary of scripts/condense.py: (bench name, header, [(upper edge us, count)])."""
+    header, bins = "", []
     with open(path) as f:
         for line in f:
             if line.startswith("#"):
                 header = line
                 continue
-            line = line.strip()
-            if line:
-                vals.append(float(line))
+            parts = line.split()
+            if len(parts) == 2:
+                bins.append((float(parts[0]), int(parts[1])))
     m = re.search(r"bench=(\S+)", header)
-    return (m.group(1) if m else os.path.basename(path)), header, vals
+    return (m.group(1) if m else os.path.basename(path)), header, bins
 
 
-def plot_cdf(dumps, out):
-    groups = collections.defaultdict(lambda: collections.defaultdict(list))
-    for path in dumps:
-        name, _, vals = read_dump(path)
+def plot_cdf(summaries, out):
+    groups = collections.defaultdict(lambda: collections.defaultdict(collections.Counter))
+    for path in summaries:
+        name, _, bins = read_summary(path)
         sc, keys = parse_name(name)
-        groups[f"{sc} {workload(keys)}"][keys.get("impl", "?")].extend(abs(v) / 1e3 for v in vals)
+        for edge, count in bins:
+            groups[f"{sc} {workload(keys)}"][keys.get("impl", "?")][edge] += count
     if not groups:
         return False
     n = len(groups)
@@ -92,16 +94,18 @@ def plot_cdf(dumps, out):
     rows = (n + cols - 1) // cols
     fig, axes = plt.subplots(rows, cols, figsize=(5.5 * cols, 3.8 * rows), squeeze=False)
     for ax, (title, impls) in zip(axes.flat, sorted(groups.items())):
-        for impl, errs in sorted(impls.items()):
-            errs.sort()
-            k = len(errs)
+        for impl, hist in sorted(impls.items()):
+            k = sum(hist.values())
             if k == 0:
                 continue
-            ys = [(i + 1) / k for i in range(k)]
-            xs = [max(e, 1e-3) for e in errs]
-            ax.plot(xs, ys, label=f"{impl} (n={k})", **IMPL_STYLE.get(impl, {}))
+            xs, ys, acc = [], [], 0
+            for edge in sorted(hist):
+                acc += hist[edge]
+                xs.append(min(edge, 1e9) / 1e3)  # ms; the overflow bin at the top edge
+                ys.append(acc / k)
+            ax.plot(xs, ys, marker=".", markersize=3, label=f"{impl} (n={k})", **IMPL_STYLE.get(impl, {}))
         ax.set_xscale("log")
-        ax.set_xlabel("|interval − period| (ms)")
+        ax.set_xlabel("|interval − period| (ms, bin upper edges)")
         ax.set_ylabel("fraction of intervals")
         ax.set_title(title, fontsize=9)
         ax.grid(True, which="both", alpha=0.3)
@@ -180,16 +184,16 @@ def plot_cpu(rows, out):
     return True
 
 
-def plot_restart(dumps, out):
+def plot_restart(summaries, out):
     groups = collections.defaultdict(lambda: collections.defaultdict(list))
     periods = {}
-    for path in dumps:
-        name, header, vals = read_dump(path)
+    for path in summaries:
+        name, header, bins = read_summary(path)
         sc, keys = parse_name(name)
         m = re.search(r"period_ns=(\d+)", header)
         w = workload(keys)
         periods[w] = int(m.group(1)) / 1e9 if m else period_s(keys)
-        groups[w][keys.get("impl", "?")].append([v / 1e6 for v in vals])  # seconds
+        groups[w][keys.get("impl", "?")].append(dict(bins))
     if not groups:
         return False
     n = len(groups)
@@ -198,13 +202,12 @@ def plot_restart(dumps, out):
         per = periods[w]
         nb = 20 if per <= 1 else 100
         edges = [per * i / nb for i in range(nb + 1)]
+        upper_us = [per * 1e6 * (i + 1) / nb for i in range(nb)]  # condense.py's bins
         for impl, runs in sorted(impls.items()):
-            counts = [0] * nb
+            counts = [0.0] * nb
             for r in runs:
-                for t in r:
-                    b = int(t / per * nb)
-                    if 0 <= b < nb:
-                        counts[b] += 1
+                for i, e in enumerate(upper_us):
+                    counts[i] += next((c for edge, c in r.items() if abs(edge - e) <= 1e-6 * e), 0)
             counts = [c / len(runs) for c in counts]
             ax.stairs(counts, edges, label=f"{impl} (mean of {len(runs)})", **IMPL_STYLE.get(impl, {}))
         ax.set_xlabel("seconds after the manager was created (all pods added at t0)")
@@ -225,13 +228,13 @@ def main():
     rows = read_raw(os.path.join(d, "raw.txt"))
     outdir = os.path.join(d, "plots")
     os.makedirs(outdir, exist_ok=True)
-    dumps = os.path.join(d, "dumps")
+    summaries = os.path.join(d, "summaries")  # scripts/condense.py, from the raw dumps
     made = []
     for fname, ok in [
-        ("period_error_cdf.png", lambda p: plot_cdf(sorted(glob.glob(os.path.join(dumps, "BenchmarkSteady__*.intervals"))), p)),
+        ("period_error_cdf.png", lambda p: plot_cdf(sorted(glob.glob(os.path.join(summaries, "BenchmarkSteady__*.intervals"))), p)),
         ("density.png", lambda p: plot_density(rows, p)),
         ("cpu.png", lambda p: plot_cpu(rows, p)),
-        ("restart_burst.png", lambda p: plot_restart(sorted(glob.glob(os.path.join(dumps, "*.restart"))), p)),
+        ("restart_burst.png", lambda p: plot_restart(sorted(glob.glob(os.path.join(summaries, "*.restart"))), p)),
     ]:
         path = os.path.join(outdir, fname)
         if ok(path):

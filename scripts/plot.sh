@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # scripts/plot.sh RESULTS_DIR — plots from a scripts/bench.sh results directory
-# (raw.txt, dumps/) into RESULTS_DIR/plots/:
+# (raw.txt, summaries/) into RESULTS_DIR/plots/:
 #   period_error_cdf.png   |interval − period| CDF per implementation, one panel per workload
 #   density.png            goroutines and memory vs pods (exec, Steady)
 #   cpu.png                CPU cores vs probe runs per second (Steady, all handlers)

@@ -18,7 +18,7 @@ FUZZTIME ?= 10s
 all: test
 
 ## test: vet, patch-set check (and its own test), package tests with -race, short fuzz, bench smoke
-test: vet verify-patches verify-patches-test unit fuzz bench-smoke
+test: vet verify-patches verify-patches-test unit fuzz bench-smoke verify-docs
 
 vet:
 	$(GO) vet ./pkg/... ./bench/...
@@ -45,6 +45,12 @@ verify-patches:
 # Shows that verify-patches fails when pkg/ changes without regenerating (in a scratch copy).
 verify-patches-test:
 	hack/verify-patches_test.sh
+
+## verify-docs: every make target, script and relative link README.md and docs/*.md show exists;
+## runs the cheap ones (make -n, --help); a few seconds
+.PHONY: verify-docs
+verify-docs:
+	hack/verify-docs.sh
 
 ## bench: the default side-by-side comparison (~10 min on 2 cores), prints a benchstat table
 bench:
@@ -76,9 +82,13 @@ ci: test kubelet
 	else \
 	  echo "!!! SKIPPED make e2e and make e2e-conformance: this machine cannot run the local cluster (reason above)"; \
 	fi
+	$(MAKE) kind-ci
 
 clean:
 	rm -rf _output
 
 # make e2e: a local single-node cluster with the kubelet under test (e2e/README.md).
 include e2e.mk
+include kind.mk
+include scale.mk
+include reliability.mk

@@ -5,7 +5,7 @@
 // at the probe targets (loopback HTTP/TCP/gRPC servers and a fake exec runner).
 //
 // The benchmarks live in bench_test.go; scripts/bench.sh runs them. Knobs are
-// environment variables (see config.go); README.md ("Benchmarks") explains every
+// environment variables (see config.go); docs/benchmarks.md explains every
 // metric.
 package bench
 

@@ -12,10 +12,18 @@
 // Configuration (environment): KUBECONFIG (default
 // _output/local-cluster/admin.kubeconfig), PW_NODE_NAME (probewheel-node),
 // PW_PROBETARGET_IMAGE (localhost/probewheel/probetarget:e2e).
+//
+// On a kind cluster (make kind-e2e-suite, docs/kind.md) PW_NODE_NAME names a
+// worker, the host reaches pod IPs through the routes hack/kind-up.sh adds,
+// and two commands stand in for the local cluster's files:
+// PW_KUBELET_RESTART_CMD (hack/kind-restart-kubelet.sh) and
+// PW_KUBELET_PID_CMD (hack/kind-kubelet-pid.sh), each run with the node name
+// as its last argument.
 package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -317,6 +325,42 @@ func setCheck(t *testing.T, podIP string, adminPort int, check, state string) {
 	}
 }
 
+// probeCalls returns the times (the target's clock, which is this host's) at
+// which the kubelet's probe key (e.g. "http/readiness") reached the target in
+// [from, to]. The target keeps the last 256 calls of each key.
+func probeCalls(t *testing.T, podIP, key string, from, to time.Time) []time.Time {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	body, err := admin(ctx, podIP, portAdmin, "GET", "/times?key="+key)
+	if err != nil {
+		t.Fatalf("probe times of %s on %s: %v", key, podIP, err)
+	}
+	var ns []int64
+	if err := json.Unmarshal([]byte(body), &ns); err != nil {
+		t.Fatalf("probe times of %s on %s: %v", key, podIP, err)
+	}
+	var calls []time.Time
+	for _, n := range ns {
+		if at := time.Unix(0, n); !at.Before(from) && !at.After(to) {
+			calls = append(calls, at)
+		}
+	}
+	return calls
+}
+
+// newestStart is the latest StartedAt of the running containers named
+// container in pods.
+func newestStart(pods []v1.Pod, container string) time.Time {
+	var newest time.Time
+	for i := range pods {
+		if cs := containerStatus(&pods[i], container); cs != nil && cs.State.Running != nil && cs.State.Running.StartedAt.After(newest) {
+			newest = cs.State.Running.StartedAt.Time
+		}
+	}
+	return newest
+}
+
 func admin(ctx context.Context, podIP string, port int, method, path string) (string, error) {
 	req, err := http.NewRequestWithContext(ctx, method, fmt.Sprintf("http://%s:%d%s", podIP, port, path), nil)
 	if err != nil {
@@ -374,9 +418,15 @@ func probeMetrics(t *testing.T) string { return kubeletMetrics(t, "metrics", "pr
 // kubeletGet GETs a kubelet path through the apiserver's node proxy.
 func kubeletGet(t *testing.T, params map[string]string, path ...string) []byte {
 	t.Helper()
+	return nodeKubeletGet(t, nodeName, params, path...)
+}
+
+// nodeKubeletGet GETs a path of the given node's kubelet through the apiserver's node proxy.
+func nodeKubeletGet(t *testing.T, node string, params map[string]string, path ...string) []byte {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	req := client.CoreV1().RESTClient().Get().AbsPath(append([]string{"/api/v1/nodes", nodeName, "proxy"}, path...)...)
+	req := client.CoreV1().RESTClient().Get().AbsPath(append([]string{"/api/v1/nodes", node, "proxy"}, path...)...)
 	for k, v := range params {
 		req = req.Param(k, v)
 	}

@@ -151,6 +151,8 @@ func TestStartupProbeGates(t *testing.T) {
 }
 
 // TestInitialDelay: no readiness probe runs before initialDelaySeconds.
+// Checked where the kubelet acts (the target's record of when it was probed),
+// not on the status round trip, whose lag under load is not the prober's.
 func TestInitialDelay(t *testing.T) {
 	t.Parallel()
 	ns := newNamespace(t)
@@ -161,30 +163,38 @@ func TestInitialDelay(t *testing.T) {
 	createPod(t, ns, targetPod("initial-delay", c))
 	p := waitRunning(t, ns, "initial-delay", "target")
 	p = waitPod(t, ns, "initial-delay", 60*time.Second, "Ready", podReady)
-	cs := containerStatus(p, "target")
-	started := cs.State.Running.StartedAt.Time
+	// StartedAt is truncated to the second, so it is at or before the start
+	// the kubelet counts the delay from: a probe is never less than delay
+	// after it.
+	started := containerStatus(p, "target").State.Running.StartedAt.Time
 	var readyAt time.Time
 	for _, cond := range p.Status.Conditions {
 		if cond.Type == v1.PodReady {
 			readyAt = cond.LastTransitionTime.Time
 		}
 	}
+	calls := probeCalls(t, p.Status.PodIP, "http/readiness", started.Add(-time.Minute), time.Now())
+	if len(calls) == 0 {
+		t.Fatalf("Ready, but the target saw no readiness probe")
+	}
+	t.Logf("container started %v; first readiness probe +%v; Ready +%v (%d probes so far)",
+		started, calls[0].Sub(started).Round(time.Millisecond), readyAt.Sub(started), len(calls))
+	if early := calls[0].Sub(started); early < delay*time.Second-100*time.Millisecond {
+		t.Errorf("first readiness probe %v after the container started, before initialDelaySeconds %d", early, delay)
+	}
 	// Both timestamps have 1 s resolution.
-	got := readyAt.Sub(started)
-	t.Logf("container started %v, Ready %v: %v", started, readyAt, got)
-	if got < (delay-1)*time.Second || got > (delay+5)*time.Second {
-		t.Errorf("Ready %v after the container started, want about %ds (initialDelaySeconds)", got, delay)
+	if got := readyAt.Sub(started); got < (delay-1)*time.Second {
+		t.Errorf("Ready %v after the container started, before initialDelaySeconds %d", got, delay)
 	}
-	stats, err := admin(context.Background(), p.Status.PodIP, portAdmin, "GET", "/stats")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("probe counts: %s", strings.TrimSpace(stats))
 }
 
 // TestThresholds: failureThreshold and successThreshold count consecutive
-// results: with period 1 s, failureThreshold 3 takes at least 2 s from the
-// first failing answer to not Ready, successThreshold 3 at least 2 s back.
+// results. Each transition must come after at least three probes with the new
+// outcome, which at a 1 s period take at least 2 s. Both bounds are checked
+// against the target's record of when the kubelet probed it, so a slow status
+// round trip on a loaded machine cannot make them fail; how late a transition
+// may be is the in-process suites' business (exact, on a fake clock), here
+// it only has to happen.
 func TestThresholds(t *testing.T) {
 	t.Parallel()
 	ns := newNamespace(t)
@@ -196,22 +206,27 @@ func TestThresholds(t *testing.T) {
 	p := waitRunning(t, ns, "thresholds", "target")
 	waitPod(t, ns, "thresholds", 60*time.Second, "Ready", podReady)
 
-	setCheck(t, p.Status.PodIP, portAdmin, "readiness", "fail")
-	start := time.Now()
-	waitPod(t, ns, "thresholds", 30*time.Second, "not Ready", func(p *v1.Pod) bool { return !podReady(p) })
-	down := time.Since(start)
-
-	setCheck(t, p.Status.PodIP, portAdmin, "readiness", "ok")
-	start = time.Now()
-	waitPod(t, ns, "thresholds", 30*time.Second, "Ready", podReady)
-	up := time.Since(start)
-	t.Logf("failureThreshold 3: not Ready after %v; successThreshold 3: Ready after %v", down.Round(time.Millisecond), up.Round(time.Millisecond))
-	for what, d := range map[string]time.Duration{"not Ready": down, "Ready": up} {
-		if d < 1900*time.Millisecond {
-			t.Errorf("%s after %v: three consecutive results at a 1 s period cannot take less than 2 s", what, d)
+	for _, step := range []struct {
+		state, want string
+		cond        func(*v1.Pod) bool
+	}{
+		{"fail", "not Ready", func(p *v1.Pod) bool { return !podReady(p) }},
+		{"ok", "Ready", podReady},
+	} {
+		// Every probe answered with the new outcome reached the target after
+		// start; so did some with the old one, so the count is an upper bound
+		// on the results the kubelet can have acted on.
+		start := time.Now()
+		setCheck(t, p.Status.PodIP, portAdmin, "readiness", step.state)
+		waitPod(t, ns, "thresholds", 60*time.Second, step.want, step.cond)
+		seen := time.Now()
+		calls := probeCalls(t, p.Status.PodIP, "http/readiness", start, seen)
+		t.Logf("check %s: %s seen after %v, %d probes in between", step.state, step.want, seen.Sub(start).Round(time.Millisecond), len(calls))
+		if len(calls) < 3 {
+			t.Errorf("%s after only %d probes since the check turned %s: the threshold is 3 consecutive results", step.want, len(calls), step.state)
 		}
-		if d > 8*time.Second {
-			t.Errorf("%s after %v: expected about 2-3 s", what, d)
+		if d := seen.Sub(start); d < 1900*time.Millisecond {
+			t.Errorf("%s after %v: three consecutive results at a 1 s period cannot take less than 2 s", step.want, d)
 		}
 	}
 }

@@ -4,7 +4,6 @@ package e2e
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -12,6 +11,7 @@ import (
 	"regexp"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -55,12 +55,7 @@ func TestKubeletRestart(t *testing.T) {
 	// than 10 s before the kubelet did (kubeletRestartGracePeriod): a younger
 	// one legitimately restarts at its probes' initial value. Restart once
 	// every container is past that window.
-	var newest time.Time
-	for _, p := range before.Items {
-		if cs := containerStatus(&p, "target"); cs != nil && cs.State.Running != nil && cs.State.Running.StartedAt.After(newest) {
-			newest = cs.State.Running.StartedAt.Time
-		}
-	}
+	newest := newestStart(before.Items, "target")
 	if d := time.Until(newest.Add(restartGrace)); d > 0 {
 		t.Logf("waiting %v: the youngest container started at %s", d.Round(time.Second), newest.Format(time.RFC3339))
 		time.Sleep(d)
@@ -83,28 +78,12 @@ func TestKubeletRestart(t *testing.T) {
 	// When did the new kubelet first probe each pod?
 	var offsets []time.Duration
 	for name, ip := range ips {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		body, err := admin(ctx, ip, portAdmin, "GET", "/times?key=http/readiness")
-		cancel()
-		if err != nil {
-			t.Fatalf("probe times of %s: %v", name, err)
-		}
-		var times []int64
-		if err := json.Unmarshal([]byte(body), &times); err != nil {
-			t.Fatalf("probe times of %s: %v", name, err)
-		}
-		first := time.Duration(-1)
-		for _, ns := range times {
-			if at := time.Unix(0, ns); !at.Before(started) {
-				first = at.Sub(started)
-				break
-			}
-		}
-		if first < 0 {
+		calls := probeCalls(t, ip, "http/readiness", started, time.Now())
+		if len(calls) == 0 {
 			t.Errorf("%s: no readiness probe in the %v after the restart", name, 2*restartPeriod)
 			continue
 		}
-		offsets = append(offsets, first)
+		offsets = append(offsets, calls[0].Sub(started))
 	}
 	if len(offsets) < restartPods {
 		return
@@ -135,11 +114,16 @@ func TestKubeletRestart(t *testing.T) {
 var restartedAt = regexp.MustCompile(`(?m)^started ([0-9]+)\.([0-9]{6})$`)
 
 // restartKubelet runs hack/local-restart-kubelet.sh on the cluster the tests
-// use and returns when the new kubelet process started.
-func restartKubelet(t *testing.T) time.Time {
+// use (or $PW_KUBELET_RESTART_CMD with the node name, e.g.
+// hack/kind-restart-kubelet.sh on kind) and returns when the new kubelet
+// process started. args go to the script (both take --feature-gates SPEC).
+func restartKubelet(t *testing.T, args ...string) time.Time {
 	t.Helper()
-	root := repoRoot()
-	cmd := exec.Command(filepath.Join(root, "hack", "local-restart-kubelet.sh"))
+	argv := append([]string{filepath.Join(repoRoot(), "hack", "local-restart-kubelet.sh")}, args...)
+	if c := strings.Fields(os.Getenv("PW_KUBELET_RESTART_CMD")); len(c) > 0 {
+		argv = append(append(c, args...), nodeName)
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = append(os.Environ(), "PW_CLUSTER_DIR="+clusterDir())
 	out, err := cmd.Output()
 	if err != nil {
@@ -147,11 +131,11 @@ func restartKubelet(t *testing.T) time.Time {
 		if ee, ok := err.(*exec.ExitError); ok {
 			stderr = string(ee.Stderr)
 		}
-		t.Fatalf("hack/local-restart-kubelet.sh: %v\n%s%s", err, out, stderr)
+		t.Fatalf("%s: %v\n%s%s", argv[0], err, out, stderr)
 	}
 	m := restartedAt.FindStringSubmatch(string(out))
 	if m == nil {
-		t.Fatalf("hack/local-restart-kubelet.sh printed no start time:\n%s", out)
+		t.Fatalf("%s printed no start time:\n%s", argv[0], out)
 	}
 	sec, _ := strconv.ParseInt(m[1], 10, 64)
 	usec, _ := strconv.ParseInt(m[2], 10, 64)

@@ -8,6 +8,7 @@
 #
 #   hack/build-cluster-binaries.sh [binary...]   (default: all four)
 #   hack/build-cluster-binaries.sh e2e.test ginkgo agnhost
+#   hack/build-cluster-binaries.sh kubeadm kube-proxy   (the kind node image, hack/kind-build-image.sh)
 #
 # The second form builds upstream's own e2e suite for `make e2e-upstream`:
 # e2e.test (test/e2e, `go test -c` as upstream's make rules do), the ginkgo
@@ -27,6 +28,8 @@ declare -A pkgs=(
   [kube-controller-manager]=./cmd/kube-controller-manager
   [kube-scheduler]=./cmd/kube-scheduler
   [kubectl]=./cmd/kubectl
+  [kubeadm]=./cmd/kubeadm
+  [kube-proxy]=./cmd/kube-proxy
   [e2e.test]=./test/e2e
   [ginkgo]=github.com/onsi/ginkgo/v2/ginkgo
   [agnhost]=./test/images/agnhost
@@ -82,7 +85,10 @@ for b in "${bins[@]}"; do
     ginkgo) "${out}" version >/dev/null || pw::die "${out} does not run"; continue ;;
     agnhost) "${out}" --help >/dev/null || pw::die "${out} does not run"; continue ;;
   esac
-  if [[ ${b} == kubectl ]]; then
+  if [[ ${b} == kubeadm ]]; then
+    got=$("${out}" version -o short)
+    [[ ${got} == "${version}" ]] || pw::die "${out} version -o short printed '${got}', want '${version}'"
+  elif [[ ${b} == kubectl ]]; then
     # Not `| head -1`: with pipefail, kubectl's SIGPIPE on its second line fails the script.
     got=$("${out}" version --client 2>/dev/null)
     got=${got%%$'\n'*}

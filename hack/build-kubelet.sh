@@ -26,34 +26,12 @@ else
   version=${PW_FORK_VERSION}
 fi
 
-start=${SECONDS}
 pw::prepare_tree "${flavor}"
 cd "${PW_TREE}"
 
-ldflags=$(pw::version_ldflags "${version}")
-# Upstream's release flags (hack/lib/golang.sh, non-debug build): stripped,
-# -trimpath, tags selinux,notest,grpcnotrace; the kubelet is built with cgo.
-# -mod=mod: the zip ships an empty vendor/ and no go.sum lines for the
-# released staging modules; go fills them in from the proxy (checked against
-# sum.golang.org).
-tags=selinux,notest,grpcnotrace
+# Upstream's release flags (hack/lib/golang.sh, non-debug build); the kubelet
+# is built with cgo. Extra `go build` flags in KUBELET_GOFLAGS.
 read -ra extra <<<"${KUBELET_GOFLAGS:-}"
-args=(-mod=mod -trimpath -buildvcs=false "-tags=${tags}" -ldflags="${ldflags}-s -w" "${extra[@]}")
-
-want=$(printf '%s\n' "$(<.git/probewheel-stamp)" "$(go version)" \
-  "$(go env CGO_ENABLED GOOS GOARCH GOAMD64 CC)" "${args[@]}" | sha256sum | cut -d' ' -f1)
-if [[ -x ${out} && -f ${out}.stamp && $(<"${out}.stamp") == "${want}" ]]; then
-  echo "${out} is up to date ($("${out}" --version), $((SECONDS - start))s)"
-  exit 0
-fi
-
-pw::log "go build ./cmd/kubelet in ${PW_TREE} (first build: several minutes)"
-mkdir -p "$(dirname "${out}")"
-rm -f "${out}.stamp"
-go build "${args[@]}" -o "${out}.tmp" ./cmd/kubelet
-mv -f "${out}.tmp" "${out}"
-echo "${want}" >"${out}.stamp"
-
-got=$("${out}" --version)
-[[ ${got} == "Kubernetes ${version}" ]] || pw::die "${out} --version printed '${got}', want 'Kubernetes ${version}'"
-echo "built ${out}: ${got} (commit $(git rev-parse HEAD), $((SECONDS - start))s)"
+pw::stamped_go_build "${out}" "${version}" "$(pw::version_ldflags "${version}")" \
+  "$(<.git/probewheel-stamp)" ./cmd/kubelet "${extra[@]}"
+echo "(commit $(git rev-parse HEAD))"

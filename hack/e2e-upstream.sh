@@ -9,6 +9,10 @@
 #   hack/e2e-upstream.sh --conformance   the 10 [Conformance] "Probing container"
 #                                        specs on the patched kubelet only (CI)
 #   E2E_UPSTREAM_FLAVORS="patched" E2E_UPSTREAM_FOCUS='...' hack/e2e-upstream.sh
+#   E2E_CLUSTER=kind hack/e2e-upstream.sh
+#                                        the same on a fresh kind cluster per kubelet
+#                                        (hack/kind-up.sh [--stock], every node on that
+#                                        kubelet; make kind-e2e-upstream)
 #
 # Builds what is missing first (e2e.test, ginkgo, agnhost: hack/build-cluster-binaries.sh;
 # their images: hack/build-e2e-images.sh --upstream). Each run writes
@@ -41,8 +45,28 @@ case ${1:-} in
   *) pw::die "usage: ${0##*/} [--conformance]" ;;
 esac
 procs=${E2E_UPSTREAM_PROCS:-8}
+cluster=${E2E_CLUSTER:-local}
 out=${E2E_UPSTREAM_OUT:-${PW_OUTPUT}/e2e-upstream/$(date -u +%Y%m%d-%H%M%S)}
 [[ $(id -u) == 0 ]] || pw::die "must run as root (the local cluster needs it)"
+# The cluster each flavor runs on: cluster_up <flavor>, cluster_down, kubeconfig, cluster_logs <dir>.
+case ${cluster} in
+  local)
+    cluster_up() { if [[ $1 == stock ]]; then "${PW_ROOT}/hack/local-up-cluster.sh" --stock; else "${PW_ROOT}/hack/local-up-cluster.sh"; fi; }
+    cluster_down() { "${PW_ROOT}/hack/local-down-cluster.sh"; }
+    kubeconfig=${PW_CLUSTER_DIR}/admin.kubeconfig
+    cluster_logs() { cp -r "${PW_CLUSTER_DIR}/logs" "$1" 2>/dev/null || true; }
+    ;;
+  kind)
+    cluster_up() {
+      if [[ $1 == stock ]]; then "${PW_ROOT}/hack/kind-up.sh" --stock; else "${PW_ROOT}/hack/kind-up.sh"; fi &&
+        "${PW_ROOT}/hack/kind-load-images.sh"
+    }
+    cluster_logs() { kind_logs=$1; } # exported by kind-down, before the nodes go
+    cluster_down() { "${PW_ROOT}/hack/kind-down.sh" --export-logs "${kind_logs}"; }
+    kubeconfig=$("${PW_ROOT}/hack/kind-up.sh" --print-kubeconfig)
+    ;;
+  *) pw::die "E2E_CLUSTER=${cluster}: want local or kind" ;;
+esac
 
 "${PW_ROOT}/hack/install-e2e-deps.sh"
 "${PW_ROOT}/hack/build-cluster-binaries.sh" e2e.test ginkgo agnhost
@@ -54,16 +78,14 @@ reports=()
 for flavor in ${flavors}; do
   dir=${out}/${flavor}
   mkdir -p "${dir}"
-  up_args=()
-  [[ ${flavor} == stock ]] && up_args=(--stock)
-  pw::log "upstream e2e on the ${flavor} kubelet: focus '${focus}', ${procs} processes, reports in ${dir}"
+  pw::log "upstream e2e on the ${flavor} kubelet (${cluster} cluster): focus '${focus}', ${procs} processes, reports in ${dir}"
   rc=0
-  if "${PW_ROOT}/hack/local-up-cluster.sh" "${up_args[@]}"; then
+  if cluster_up "${flavor}"; then
     start=${SECONDS}
     "${PW_OUTPUT}/bin/ginkgo" run --procs="${procs}" --focus="${focus}" --no-color \
       --timeout=90m --output-dir="${dir}" --json-report=report.json --junit-report=junit.xml \
       "${PW_OUTPUT}/bin/e2e.test" -- \
-      --kubeconfig="${PW_CLUSTER_DIR}/admin.kubeconfig" --provider=skeleton \
+      --kubeconfig="${kubeconfig}" --provider=skeleton \
       --report-dir="${dir}" --e2e-output-dir="${dir}" \
       >"${dir}/ginkgo.log" 2>&1 || rc=$?
     pw::log "${flavor}: ginkgo exit ${rc} after $((SECONDS - start))s (log ${dir}/ginkgo.log)"
@@ -71,8 +93,8 @@ for flavor in ${flavors}; do
   else
     rc=1
   fi
-  cp -r "${PW_CLUSTER_DIR}/logs" "${dir}/cluster-logs" 2>/dev/null || true
-  "${PW_ROOT}/hack/local-down-cluster.sh" || pw::die "teardown after the ${flavor} run left something behind"
+  cluster_logs "${dir}/cluster-logs"
+  cluster_down || pw::die "teardown after the ${flavor} run left something behind"
   [[ -s ${dir}/report.json ]] || pw::die "${flavor}: no ginkgo report (cluster or e2e.test failed to start; see ${dir})"
   reports+=("${flavor}=${dir}/report.json")
 done

@@ -7,8 +7,8 @@
 # k8s.io/kubernetes at that version and pins every staging module of that
 # release (the `./staging/src/k8s.io/X` replaces in its go.mod) to the
 # matching k8s.io/X v0.Y.Z, then runs `go mod tidy`. It does not touch pkg/ or
-# patches/: carry the patch set over with hack/rebase-patches.sh next (see the
-# README, "Use it in your fork").
+# patches/: carry the patch set over with hack/rebase-patches.sh next (see
+# docs/fork.md).
 set -euo pipefail
 shopt -s inherit_errexit
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # scripts/bench.sh MODE — the density benchmarks: upstream's prober vs probewheel's,
-# side by side (README.md, "Benchmarks").
+# side by side (docs/benchmarks.md).
 #
 #   smoke    every benchmark once on tiny windows (~1-2 min incl. compile; part of `make test`)
 #   default  a representative subset, 5 interleaved rounds (~11 min on 2 cores; `make bench`)

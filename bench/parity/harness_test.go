@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -42,7 +43,8 @@ import (
 var exit1 = exec.CodeExitError{Err: errors.New("exit status 1"), Code: 1}
 
 // runner is the exec runner both managers probe through. Each container's
-// command takes hang of fake time and fails if fail is set.
+// command takes hang of fake time and fails if fail is set, unless behave is
+// set: then behave decides every call (the differential fuzzer's targets).
 type runner struct {
 	mu       sync.Mutex
 	t0       time.Time
@@ -50,6 +52,24 @@ type runner struct {
 	timeouts map[string]time.Duration
 	hang     map[string]time.Duration
 	fail     map[string]bool
+	// behave, if set, is called with mu held at the start of each call.
+	behave func(id string, cmd []string) behaviour
+	calls  []call // every call, in the order they started
+}
+
+// behaviour is what one call does: it takes hang of fake time, then panics
+// or returns err.
+type behaviour struct {
+	hang   time.Duration
+	err    error
+	panics bool
+}
+
+// call is one RunInContainer call as the runner saw it.
+type call struct {
+	id, cmd    string
+	start, end time.Duration // since t0; end is -1 while the call is in flight
+	behaviour
 }
 
 func newRunner() *runner {
@@ -57,18 +77,30 @@ func newRunner() *runner {
 		hang: map[string]time.Duration{}, fail: map[string]bool{}}
 }
 
-func (r *runner) RunInContainer(_ context.Context, id kubecontainer.ContainerID, _ []string, timeout time.Duration) ([]byte, error) {
+func (r *runner) RunInContainer(_ context.Context, id kubecontainer.ContainerID, cmd []string, timeout time.Duration) ([]byte, error) {
 	name := id.ID // containers are named by their ID
 	r.mu.Lock()
-	r.starts[name] = append(r.starts[name], time.Since(r.t0))
+	start := time.Since(r.t0)
+	r.starts[name] = append(r.starts[name], start)
 	r.timeouts[name] = timeout
-	hang, fail := r.hang[name], r.fail[name]
-	r.mu.Unlock()
-	time.Sleep(hang)
-	if fail {
-		return nil, exit1
+	b := behaviour{hang: r.hang[name]}
+	if r.fail[name] {
+		b.err = exit1
 	}
-	return nil, nil
+	if r.behave != nil {
+		b = r.behave(name, cmd)
+	}
+	i := len(r.calls)
+	r.calls = append(r.calls, call{id: name, cmd: strings.Join(cmd, " "), start: start, end: -1, behaviour: b})
+	r.mu.Unlock()
+	time.Sleep(b.hang)
+	r.mu.Lock()
+	r.calls[i].end = time.Since(r.t0)
+	r.mu.Unlock()
+	if b.panics {
+		panic(fmt.Sprintf("parity: the handler of %s %v panics", name, cmd))
+	}
+	return nil, b.err
 }
 
 func (r *runner) set(container string, hang time.Duration, fail bool) {

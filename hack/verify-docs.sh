@@ -1,0 +1,362 @@
+#!/usr/bin/env bash
+# Checks that every command README.md and docs/*.md show works (`make verify-docs`, part of
+# `make test`; a few seconds, builds and starts nothing):
+#
+#  (a) every `make <target>` in a code block or inline code names a target of this Makefile
+#      (the database of `make -pq`, so recipes never run);
+#  (b) every hack/... and scripts/... path named anywhere in the text exists (a glob must match
+#      something); a shell script (a .sh file with a #! line) and anything shown as a command
+#      must be executable;
+#  (c) the cheap commands run: `make -n <targets> [VAR=value...]` exactly as shown (unless a
+#      target's recipe, or a prerequisite's, calls $(MAKE): make runs such lines even under -n),
+#      `bash -n` of every named shell script, `--help` of every named script that handles it,
+#      and the read-only commands listed in SAFE_COMMANDS below when the docs show them;
+#  (d) every relative markdown link and image resolves to a file or directory, and its #anchor
+#      (if any) to a heading of the target page (GitHub's slugs).
+#
+# Usage: hack/verify-docs.sh [-v] [FILE.md ...]   (default: README.md docs/*.md)
+#   -v  list every check, not only the failures
+#
+# A make command after `cd <dir>` where <dir> is not a directory of this repository (in the same
+# code block or inline code) is someone else's make (e.g. kubernetes' `make WHAT=cmd/kubelet`)
+# and is skipped. Failures name the file and line: README.md:17: ...; the exit status is 1.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Commands that only print something; run verbatim when a page shows them.
+SAFE_COMMANDS=(
+  "hack/kube-version.sh"
+  "hack/kind-up.sh --print-kubeconfig"
+)
+
+verbose=0
+files=()
+for a in "$@"; do
+  case ${a} in
+    -v) verbose=1 ;;
+    -h | --help) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0" && exit 0 ;;
+    -*) echo "usage: $0 [-v] [FILE.md ...]" >&2 && exit 2 ;;
+    *) files+=("${a}") ;;
+  esac
+done
+((${#files[@]})) || files=(README.md docs/*.md)
+
+tmp=$(mktemp -d)
+trap 'rm -rf "${tmp}"' EXIT
+
+fails=0
+fail() { # file:line: message
+  echo "verify-docs: $*" >&2
+  fails=$((fails + 1))
+}
+note() { if ((verbose)); then echo "verify-docs: $*"; fi; }
+
+# ---------------------------------------------------------------- markdown → records
+# One record per line, tab-separated: kind, file, line, text.
+#   X  a simple command (split at && || ; | ` $( ), a leading ( dropped): XS from a line of a
+#      shell code block (```sh/bash/shell/console or no language; console: the `$ ` lines
+#      only; comments stripped), XC from an inline code span (which may span lines)
+#   B  a code block or inline code span starts (a `cd` elsewhere ends with it)
+#   P  a hack/... or scripts/... path named anywhere (not after a /: URLs, other trees)
+#   L  a link target outside code        H  a heading's GitHub anchor
+extract() {
+  awk '
+  function emit(kind, ln, text) { gsub(/\t/, " ", text); print kind "\t" FILENAME "\t" ln "\t" text }
+  function slug(h,   s) {
+    s = tolower(h)
+    gsub(/[^a-z0-9 _-]/, "", s)   # GitHub drops punctuation (ASCII approximation)
+    gsub(/ /, "-", s)
+    if (s in seen) { seen[s]++; s = s "-" seen[s] } else seen[s] = 0
+    return s
+  }
+  function run(s, p,   n) { n = 0; while (substr(s, p + n, 1) == "`") n++; return n }
+  function paths(ln, text,   p, c) {
+    text = " " text
+    while (match(text, /[^A-Za-z0-9_.\/-](\.\/)?(hack|scripts)\/[A-Za-z0-9_.*\/-]*/)) {
+      p = substr(text, RSTART + 1, RLENGTH - 1); text = substr(text, RSTART + RLENGTH)
+      sub(/^\.\//, "", p); sub(/[.,:-]+$/, "", p); sub(/\/+$/, "", p)
+      emit("P", ln, p)
+    }
+  }
+  function links(ln, text,   l) {
+    while (match(text, /\]\([^)]*\)/)) {
+      l = substr(text, RSTART + 2, RLENGTH - 3); text = substr(text, RSTART + RLENGTH)
+      sub(/^</, "", l); sub(/[ >].*$/, "", l)
+      emit("L", ln, l)
+    }
+  }
+  function commands(kind, ln, text,   n, i, piece) {
+    if (kind == "XC") emit("B", ln, "span")
+    gsub(/\$\(|&&|\|\||[;|`)]/, "\n", text)
+    n = split(text, piece, "\n")
+    for (i = 1; i <= n; i++) { sub(/^[ (]*/, "", piece[i]); if (piece[i] != "") emit(kind, ln, piece[i]) }
+  }
+  function span(ln, text) { commands("XC", ln, text); paths(ln, text) }
+  FNR == 1 { fence = ""; inspan = 0; split("", seen) }
+  {
+    line = $0
+    if (fence != "") {
+      if (line ~ "^ *" fence "+ *$") { fence = ""; next }
+      paths(FNR, line)
+      if (shell) {
+        if (lang == "console") { if (line !~ /^ *\$ /) next; sub(/^ *\$ /, "", line) }
+        sub(/(^| )#.*$/, "", line)
+        commands("XS", FNR, line)
+      }
+      next
+    }
+    if (match(line, /^ *(```+|~~~+)/)) {
+      inspan = 0
+      fence = substr(line, RSTART, RLENGTH); sub(/^ */, "", fence); fence = substr(fence, 1, 3)
+      lang = substr(line, RSTART + RLENGTH); sub(/^ */, "", lang); sub(/[ {].*$/, "", lang)
+      shell = (lang == "" || lang == "sh" || lang == "bash" || lang == "shell" || lang == "console")
+      emit("B", FNR, "block " lang)
+      next
+    }
+    if (line ~ /^[ \t]*$/) { inspan = 0; next }
+    if (!inspan && match(line, /^#+ /)) {
+      h = substr(line, RLENGTH + 1); gsub(/`/, "", h); sub(/ +#* *$/, "", h)
+      emit("H", FNR, slug(h))
+    }
+    if (!inspan && match(line, /^ *\[[^]]+\]: *[^ ]+/)) {
+      l = line; sub(/^ *\[[^]]+\]: */, "", l); sub(/ .*$/, "", l); emit("L", FNR, l)
+    }
+    text = ""; p = 1; L = length(line)
+    while (p <= L) {
+      if (inspan) {
+        q = p; found = 0
+        while (q <= L) {
+          c = index(substr(line, q), "`"); if (!c) break
+          q += c - 1; r = run(line, q)
+          if (r == spank) { found = 1; break }
+          q += r
+        }
+        if (!found) { spantext = spantext " " substr(line, p); p = L + 1; break }
+        spantext = spantext (p > 1 ? "" : " ") substr(line, p, q - p)
+        span(spanline, spantext); inspan = 0; p = q + spank
+        continue
+      }
+      c = index(substr(line, p), "`")
+      if (!c) { text = text substr(line, p); break }
+      text = text substr(line, p, c - 1) " "
+      p += c - 1; spank = run(line, p); p += spank
+      inspan = 1; spantext = ""; spanline = FNR
+    }
+    if (text ~ /[^ ]/) { paths(FNR, text); links(FNR, text) }
+  }
+  ' "$@"
+}
+for f in "${files[@]}"; do
+  [[ -f ${f} ]] || fail "${f}: no such file"
+done
+extract "${files[@]}" >"${tmp}/records"
+
+# ---------------------------------------------------------------- the Makefile's targets
+# From make's database (-p) in question mode (-q) with a goal that does nothing: recipes never
+# run. targets: every target; recursive: targets whose recipe, or a prerequisite's, has $(MAKE).
+make -npq .DEFAULT 2>/dev/null >"${tmp}/db" || true
+awk '
+  /^# Not a target:/ { skip = 1; next }
+  /^# (Files|Variables|Implicit Rules|Pattern-specific|Directories|Finished)/ { files = ($2 == "Files"); next }
+  !files { next }
+  /^[^#\t %.][^\t=]*:/ && !/^[^:]*:[:]?=/ {
+    if (skip) { skip = 0; cur = ""; next }
+    t = $0; sub(/:.*/, "", t); cur = t; targets[t] = 1
+    pre = $0; sub(/^[^:]*::?/, "", pre); sub(/\|.*/, "", pre); deps[t] = pre
+    next
+  }
+  /^\t/ && cur != "" && ($0 ~ /\$\(MAKE\)/ || $0 ~ /\$\{MAKE\}/) { rec[cur] = 1 }
+  /^$/ { cur = ""; skip = 0 }
+  END {
+    do { changed = 0
+      for (t in targets) if (!(t in rec)) {
+        n = split(deps[t], d, " ")
+        for (i = 1; i <= n; i++) if (d[i] in rec) { rec[t] = 1; changed = 1; break }
+      }
+    } while (changed)
+    for (t in targets) print (t in rec ? "R" : "T"), t
+  }
+' "${tmp}/db" >"${tmp}/targets"
+if ! grep -q '^[TR] test$' "${tmp}/targets"; then
+  fail "Makefile: could not read the targets from 'make -npq' (no 'test' target found)"
+fi
+declare -A target=()
+while read -r k t; do target[${t}]=${k}; done <"${tmp}/targets"
+
+# ---------------------------------------------------------------- commands in code
+declare -A dry_at=() invoked=() named=() named_at=() run_at=()
+ncmd=0
+foreign=0
+while IFS=$'\t' read -r kind file ln text; do
+  case ${kind} in
+    B) foreign=0 && continue ;;
+    P)
+      named[${text}]=1
+      named_at[${text}]=${named_at[${text}]:-${file}:${ln}}
+      if [[ ${text} == *'*'* ]]; then
+        compgen -G "${text}" >/dev/null || fail "${file}:${ln}: ${text}: matches no file"
+      elif [[ ! -e ${text} ]]; then
+        fail "${file}:${ln}: ${text}: no such file or directory"
+      fi
+      continue
+      ;;
+    XS | XC) ;;
+    *) continue ;;
+  esac
+  read -r -a w <<<"${text}"
+  i=0
+  while ((i < ${#w[@]})) && [[ ${w[i]} =~ ^[A-Za-z_][A-Za-z0-9_]*= || ${w[i]} =~ ^(sudo|env|then|do|if|else|time|exec|!)$ ]]; do
+    i=$((i + 1))
+  done
+  ((i < ${#w[@]})) || continue
+  cmd=${w[i]#./}
+  args=("${w[@]:i+1}")
+  if [[ ${cmd} == cd ]]; then
+    d=${args[0]:-}
+    [[ -z ${d} || -d ${d} || ${d} == [\$~-]* ]] || foreign=1
+    continue
+  fi
+  if [[ ${cmd} == hack/* || ${cmd} == scripts/* ]]; then
+    # In a code block it is a command; in inline code only with arguments (else it is a name).
+    [[ ${kind} == XS || ${#args[@]} -gt 0 ]] && invoked[${cmd}]=${invoked[${cmd}]:-${file}:${ln}}
+    line="${cmd}${args[*]:+ ${args[*]}}"
+    for s in "${SAFE_COMMANDS[@]}"; do
+      [[ ${line} == "${s}" ]] && run_at[${s}]=${run_at[${s}]:-${file}:${ln}}
+    done
+    continue
+  fi
+  [[ ${cmd} == make ]] || continue
+  ncmd=$((ncmd + 1))
+  if ((foreign)); then
+    note "${file}:${ln}: skipped (after a cd elsewhere): make ${args[*]}"
+    continue
+  fi
+  tg=() vars=() own=1
+  for a in "${args[@]}"; do
+    a=${a//\"/}
+    a=${a//\'/}
+    case ${a} in
+      -C | -f | --directory* | --file* | --makefile*) own=0 ;;
+      -*) ;;
+      *=*) vars+=("${a}") ;;
+      *'<'* | *'>'* | *'['* | *'{'* | *'$'* | *'*'* | *'…'* | '') ;;
+      *) tg+=("${a}") ;;
+    esac
+  done
+  if ((own == 0 || ${#tg[@]} == 0)); then continue; fi
+  rec=0
+  for t in "${tg[@]}"; do
+    if [[ -z ${target[${t}]:-} ]]; then
+      fail "${file}:${ln}: \`make ${args[*]}\`: the Makefile has no target '${t}'"
+      rec=2
+    elif [[ ${target[${t}]} == R ]]; then
+      ((rec)) || rec=1
+    fi
+  done
+  ((rec == 2)) && continue
+  if ((rec)); then
+    note "${file}:${ln}: make ${tg[*]}: target exists (not dry-run: its recipe runs \$(MAKE))"
+    continue
+  fi
+  for t in "${tg[@]}"; do
+    key="${vars[*]:-}|${t}"  # "VAR=x VAR2=y|target"
+    dry_at[${key}]=${dry_at[${key}]:-${file}:${ln}}
+  done
+done <"${tmp}/records"
+
+# (c) make -n with the variables shown: one run per set of variables, all its targets at once;
+# if that fails, target by target, to name the page and line.
+declare -A byvars=()
+for key in "${!dry_at[@]}"; do byvars["v${key%%|*}"]+=" ${key#*|}"; done
+# shellcheck disable=SC2069 # on purpose: make's errors to the caller, the dry-run listing away
+dryrun() { timeout 60 make -n "$@" 2>&1 >/dev/null; }
+for vk in "${!byvars[@]}"; do
+  v=${vk#v}
+  read -r -a vw <<<"${v}"
+  read -r -a tw <<<"${byvars[${vk}]}"
+  if dryrun "${tw[@]}" "${vw[@]}" >/dev/null; then
+    note "make -n ${tw[*]} ${v}: ok"
+    continue
+  fi
+  for t in "${tw[@]}"; do
+    out=$(dryrun "${t}" "${vw[@]}") ||
+      fail "${dry_at["${v}|${t}"]}: \`make ${t}${v:+ ${v}}\`: make -n fails: $(printf '%s' "${out}" | tail -n 3 | tr '\n' ' ')"
+  done
+done
+
+# ---------------------------------------------------------------- scripts
+nrun=0
+declare -A scripts=()
+for p in "${!named[@]}" "${!invoked[@]}"; do
+  [[ ${p} == *'*'* || ! -f ${p} ]] || scripts[${p}]=1
+done
+for p in "${!scripts[@]}"; do
+  at=${invoked[${p}]:-${named_at[${p}]}}
+  shebang=0
+  [[ $(head -c 2 "${p}") == '#!' ]] && shebang=1
+  # (b) executable: what is shown as a command, and every shell script.
+  if [[ -n ${invoked[${p}]:-} && ! -x ${p} ]]; then
+    fail "${at}: ${p} is shown as a command but is not executable"
+  elif [[ ${p} == *.sh && ${shebang} == 1 && ! -x ${p} ]]; then
+    fail "${at}: ${p} is a shell script but is not executable"
+  fi
+  # (c) syntax, and --help where the script handles it (a case arm for --help).
+  if [[ ${p} == *.sh && ${shebang} == 1 ]]; then
+    nrun=$((nrun + 1))
+    bash -n "${p}" 2>"${tmp}/err" || fail "${at}: ${p}: bash -n: $(head -n 2 "${tmp}/err" | tr '\n' ' ')"
+  fi
+  if [[ -x ${p} ]] && grep -qE '(^|[(| ])--help *[|)]' "${p}"; then
+    nrun=$((nrun + 1))
+    if ! out=$(timeout 30 "./${p}" --help 2>&1) || [[ -z ${out} ]]; then
+      fail "${at}: ${p} --help fails or prints nothing: $(printf '%s' "${out}" | tail -n 2 | tr '\n' ' ')"
+    else
+      note "${at}: ${p} --help: ok"
+    fi
+  fi
+done
+for s in "${!run_at[@]}"; do
+  nrun=$((nrun + 1))
+  read -r -a sw <<<"${s}"
+  if ! out=$(timeout 30 "./${sw[0]}" "${sw[@]:1}" 2>&1) || [[ -z ${out} ]]; then
+    fail "${run_at[${s}]}: \`${s}\` fails or prints nothing: $(printf '%s' "${out}" | tail -n 2 | tr '\n' ' ')"
+  else
+    note "${run_at[${s}]}: ${s}: ${out}"
+  fi
+done
+
+# ---------------------------------------------------------------- links
+# (d) [text](target), ![alt](target) and [ref]: target outside code.
+declare -A anchors_of=()
+nlinks=0
+while IFS=$'\t' read -r kind file ln l; do
+  [[ ${kind} == L ]] || continue
+  case ${l} in http://* | https://* | mailto:* | ftp://* | '') continue ;; esac
+  nlinks=$((nlinks + 1))
+  path=${l%%#*}
+  anchor=
+  [[ ${l} == *'#'* ]] && anchor=${l#*#}
+  dest=${file}
+  if [[ -n ${path} ]]; then
+    dest=$(dirname "${file}")/${path}
+    dest=${dest#./}
+    if [[ ! -e ${dest} ]]; then
+      fail "${file}:${ln}: link (${l}): ${dest} does not exist"
+      continue
+    fi
+  fi
+  if [[ -n ${anchor} && -f ${dest} && ${dest} == *.md ]]; then
+    [[ -n ${anchors_of[${dest}]+x} ]] || anchors_of[${dest}]=$'\n'$(extract "${dest}" | awk -F'\t' '$1 == "H" {print $4}')$'\n'
+    if [[ ${anchors_of[${dest}]} != *$'\n'"${anchor}"$'\n'* ]]; then
+      fail "${file}:${ln}: link (${l}): no heading with anchor #${anchor} in ${dest}"
+      continue
+    fi
+  fi
+  note "${file}:${ln}: link ${l}: ok"
+done <"${tmp}/records"
+
+summary="${#files[@]} pages: ${ncmd} make commands (${#dry_at[@]} targets dry-run), ${#named[@]} hack/ and scripts/ paths, ${nrun} script runs, ${nlinks} links"
+if ((fails)); then
+  echo "verify-docs: FAILED, ${fails} problem(s) above; checked ${summary}" >&2
+  exit 1
+fi
+echo "verify-docs: ok: ${summary}"

@@ -1,0 +1,115 @@
+# kind.mk — probewheel in kind clusters, offline (issue 9; docs/kind.md).
+# Included by the Makefile.
+#
+#   make kind-image                     probewheel/node:<fork version> (patched kubelet)
+#   make kind-image KUBELET_FLAVOR=stock    probewheel/node:<version>-stock
+#   make kind-up                        1 control plane + KIND_WORKERS (2) workers, patched
+#   make kind-up KIND_MIXED=1           one stock and one patched worker (labelled
+#                                       probewheel.io/kubelet=stock|probewheel)
+#   make kind-down                      delete it; fails if anything is left behind
+#   hack/kind-swap-kubelet.sh <node> [probewheel|stock|<binary>]
+#                                       a kubelet into a running node, restarted, Ready
+#   make kind-e2e                       the three below
+#   make kind-e2e-suite                 e2e/ on a fresh cluster (patched worker; ~5 min)
+#   make kind-e2e-upstream              upstream's 46 probe specs, stock then patched cluster,
+#                                       compared (hack/e2e-upstream.sh)
+#   make kind-e2e-conformance           the 10 [Conformance] probe specs, patched (CI)
+#   make kind-e2e-density               the density A/B on a mixed cluster, committed under
+#                                       e2e/results/kind-density-<time>/ (hack/e2e-density.sh)
+#   make kind-e2e-chaos                 faults under ~200 probes on the worker of a fresh
+#                                       1-worker cluster (e2e/chaos_test.go), results under
+#                                       e2e/results/kind-chaos-<time>/ (issue 13)
+#   make kind-ci                        what make ci runs: where hack/kind-preflight.sh says
+#                                       Docker can run kind, the image and the short e2e
+#
+# Each target builds what it needs first (incremental: seconds when nothing
+# changed). The cluster's kubeconfig: $(hack/kind-up.sh --print-kubeconfig).
+
+KIND_WORKERS ?= 2
+KIND_MIXED   ?= 0
+KIND_E2E_RUN ?= .
+export KIND_WORKERS KIND_MIXED
+
+.PHONY: kind-tools kind-image kind-images kind-up kind-down kind-e2e kind-e2e-suite \
+        kind-e2e-upstream kind-e2e-conformance kind-e2e-density kind-e2e-chaos kind-preflight kind-ci
+
+kind-tools:
+	hack/kind-build-tools.sh kind
+
+kind-image: kind-tools
+	hack/kind-build-image.sh
+
+# The images kind-up needs: the flavor's, or both for a mixed cluster.
+kind-images: kind-tools
+	@if [ "$(KIND_MIXED)" = 1 ]; then \
+	  hack/kind-build-image.sh && hack/kind-build-image.sh --stock; \
+	else \
+	  hack/kind-build-image.sh; \
+	fi
+
+kind-up: kind-images
+	hack/kind-up.sh
+
+kind-down:
+	hack/kind-down.sh
+
+# e2e/ against a worker of a fresh cluster (KIND_E2E_NODE, default the first
+# worker: patched, or stock with KUBELET_FLAVOR=stock); torn down whatever happens.
+kind-e2e-suite: kind-images
+	@rc=0; \
+	if hack/kind-up.sh && hack/kind-load-images.sh; then \
+	  KUBECONFIG=$$(hack/kind-up.sh --print-kubeconfig) \
+	  PW_NODE_NAME=$${KIND_E2E_NODE:-$${KIND_CLUSTER_NAME:-probewheel}-worker} \
+	  PW_KUBELET_RESTART_CMD=$(CURDIR)/hack/kind-restart-kubelet.sh \
+	  PW_KUBELET_PID_CMD=$(CURDIR)/hack/kind-kubelet-pid.sh \
+	  $(GO) test -tags e2e $(E2E_FLAGS) -run '$(KIND_E2E_RUN)' ./e2e/ || rc=$$?; \
+	else rc=1; fi; \
+	hack/kind-down.sh || rc=1; \
+	exit $$rc
+
+kind-e2e-upstream: kind-tools
+	hack/kind-build-image.sh && hack/kind-build-image.sh --stock
+	E2E_CLUSTER=kind hack/e2e-upstream.sh
+
+kind-e2e-conformance: kind-image
+	E2E_CLUSTER=kind hack/e2e-upstream.sh --conformance
+
+kind-e2e-density: kind-tools
+	hack/kind-build-image.sh && hack/kind-build-image.sh --stock
+	E2E_CLUSTER=kind hack/e2e-density.sh
+
+# TestChaos (e2e/chaos_test.go) on the one worker of a fresh cluster
+# (KIND_WORKERS=1, maxPods from hack/kind/chaos-kubelet-config.sh): kill -9 of
+# the kubelet, containerd restarted, the node container restarted, 10 minutes
+# of pod churn; chaos.json, summary.md and the test's log (test.log) into
+# KIND_CHAOS_OUT (default e2e/results/kind-chaos-<UTC time>/), kind's logs
+# (kind-logs/) too when it fails. Torn down whatever happens. ~30 min.
+kind-e2e-chaos: kind-image
+	@set -o pipefail; \
+	out=$${KIND_CHAOS_OUT:-$(CURDIR)/e2e/results/kind-chaos-$$(date -u +%Y%m%d-%H%M%S)}; \
+	mkdir -p "$$out"; rc=0; \
+	export KIND_WORKERS=1 KIND_MIXED=0 KIND_KUBELET_CONFIG_HOOK=$(CURDIR)/hack/kind/chaos-kubelet-config.sh; \
+	trap 'hack/kind-down.sh; exit 1' INT TERM; \
+	if hack/kind-up.sh 2>&1 | tee "$$out/cluster.log" && hack/kind-load-images.sh; then \
+	  KUBECONFIG=$$(hack/kind-up.sh --print-kubeconfig) \
+	  PW_NODE_NAME=$${KIND_CLUSTER_NAME:-probewheel}-worker \
+	  PW_KUBELET_PID_CMD=$(CURDIR)/hack/kind-kubelet-pid.sh \
+	  PW_E2E_CHAOS_OUT=$$out \
+	  $(GO) test -tags e2e -count=1 -v -timeout 90m -run '^TestChaos$$' ./e2e/ 2>&1 | tee "$$out/test.log" || rc=1; \
+	else rc=1; fi; \
+	if [ $$rc != 0 ]; then hack/kind-down.sh --export-logs "$$out/kind-logs" || rc=1; \
+	else hack/kind-down.sh || rc=1; fi; \
+	echo "results: $$out"; \
+	exit $$rc
+
+kind-e2e: kind-e2e-suite kind-e2e-upstream kind-e2e-density
+
+kind-preflight:
+	hack/kind-preflight.sh
+
+kind-ci:
+	@if hack/kind-preflight.sh; then \
+	  $(MAKE) kind-image && $(MAKE) kind-e2e-suite; \
+	else \
+	  echo "!!! SKIPPED the kind node image and make kind-e2e-suite: this machine cannot run kind (reason above)"; \
+	fi

@@ -1,0 +1,69 @@
+# Reliability under churn, faults and a slow kubelet (issue 13; docs/reliability.md).
+# Included from the Makefile.
+#
+#   make reliability-short  the short forms, with -race (part of make test)
+#   make soak               churn soak: 10,000 pods, an hour of synctest time, every implementation
+#   make soak-real          churn soak: 10,000 pods, ten minutes of real time (IMPLS=probewheel)
+#   make slow-kubelet       nobody reads Updates() for 3 minutes, 10,000 pods, real time, every implementation
+#   make slow-kubelet-sim   the same in synctest time
+#   make fuzz-diff          differential sweep of DIFF_SWEEP sequences, then FUZZTIME_DIFF of go test -fuzz
+#
+# Each full target prints its figures and writes <name>.{json,md} to RELIABILITY_OUT.
+# IMPLS=a,b picks implementations of bench.Impls; PODS, PERIOD, WAVES, WAVE, STALL
+# override the workload (see bench/reliability/reliability_test.go).
+
+RELIABILITY_OUT ?= $(CURDIR)/bench/results/reliability-$(shell date -u +%Y%m%d)
+DIFF_SWEEP      ?= 10000
+FUZZTIME_DIFF   ?= 5m
+
+RELIABILITY_ENV = PROBEWHEEL_RELIABILITY_OUT=$(RELIABILITY_OUT) \
+	$(if $(IMPLS),PROBEWHEEL_IMPLS=$(IMPLS)) $(if $(PODS),PROBEWHEEL_PODS=$(PODS)) \
+	$(if $(PERIOD),PROBEWHEEL_PERIOD=$(PERIOD)) $(if $(WAVES),PROBEWHEEL_WAVES=$(WAVES)) \
+	$(if $(WAVE),PROBEWHEEL_WAVE=$(WAVE)) $(if $(STALL),PROBEWHEEL_STALL=$(STALL))
+
+# Appends what a result depends on to $(RELIABILITY_OUT)/runs.txt: target, commit, whether
+# pkg/ differs from it, machine and load (real-time figures swing with the load of a shared host).
+define reliability_note
+	@mkdir -p $(RELIABILITY_OUT)
+	@echo "$$(date -u +%FT%TZ) make $@: commit $$(git rev-parse --short HEAD)$$(git diff --quiet HEAD -- pkg || echo ' + uncommitted pkg/ changes'), $$(nproc) CPUs, $$($(GO) env GOVERSION), load $$(cut -d' ' -f1-3 /proc/loadavg)" >> $(RELIABILITY_OUT)/runs.txt
+endef
+
+.PHONY: reliability reliability-short soak soak-real slow-kubelet slow-kubelet-sim fuzz-diff
+
+test: reliability-short
+
+## reliability-short: the soak and slow-kubelet short forms in synctest, with -race, then the
+## slow kubelet at its full short size without it (see slowShortRacePods) (~15-40 s);
+## the differential fuzzer's fixed seeds run with bench/parity in make unit
+reliability-short:
+	$(GO) test -race -count=1 ./bench/reliability/
+	$(GO) test -count=1 -run '^TestSlowKubelet$$' ./bench/reliability/
+
+## reliability: every long reliability run, one after the other (~1 h on 2 cores)
+reliability: soak soak-real slow-kubelet fuzz-diff
+
+soak:
+	$(reliability_note)
+	$(RELIABILITY_ENV) PROBEWHEEL_SOAK=sim $(GO) test -count=1 -timeout 0 -v -run '^TestSoak$$' ./bench/reliability/
+
+soak-real:
+	$(reliability_note)
+	$(RELIABILITY_ENV) PROBEWHEEL_SOAK=real $(GO) test -count=1 -timeout 0 -v -run '^TestSoak$$' ./bench/reliability/
+
+slow-kubelet:
+	$(reliability_note)
+	$(RELIABILITY_ENV) PROBEWHEEL_SLOW=real $(GO) test -count=1 -timeout 0 -v -run '^TestSlowKubelet$$' ./bench/reliability/
+
+slow-kubelet-sim:
+	$(reliability_note)
+	$(RELIABILITY_ENV) PROBEWHEEL_SLOW=sim $(GO) test -count=1 -timeout 0 -v -run '^TestSlowKubelet$$' ./bench/reliability/
+
+# The sweep is seeded (reproducible) and writes differential.{json,md}; the fuzzer
+# then explores from the seeds and testdata/fuzz/FuzzDifferential, saves any
+# failing input there, and its progress lines (execs, coverage) to fuzz-diff.log.
+fuzz-diff:
+	$(reliability_note)
+	set -o pipefail; PROBEWHEEL_DIFF_SWEEP=$(DIFF_SWEEP) PROBEWHEEL_DIFF_OUT=$(RELIABILITY_OUT) \
+	  $(GO) test -count=1 -timeout 0 -v -run '^TestDifferentialSweep$$' ./bench/parity/ | grep -v -e '^=== ' -e '^    --- PASS'
+	set -o pipefail; $(GO) test -run '^$$' -fuzz '^FuzzDifferential$$' -fuzztime $(FUZZTIME_DIFF) ./bench/parity/ 2>&1 \
+	  | tee $(RELIABILITY_OUT)/fuzz-diff.log

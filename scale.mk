@@ -1,0 +1,43 @@
+# scale.mk — the hollow-kubelet scale benchmark (issue 10, docs/scale.md),
+# included by the Makefile.
+#
+#   make scale-bench         110..2,000 pods on one hollow node @1 s and @10 s, then
+#                            10 x 500 pods on ten; stock vs probewheel, 3 ABBA rounds
+#                            -> e2e/results/hollow-<UTC date>/ (~5 h on 2 cores; needs root)
+#   make scale-bench-reduced 250, 1,000 and 2,000 pods on one hollow node @1 s, 2 ABBA
+#                            rounds, short windows -> e2e/results/hollow-reduced-<UTC date>/
+#                            (~40-50 min on 2 cores; needs root)
+#   make scale-bench-smoke   110/500/1,000 pods @1 s and 3 x 200 @10 s, one round, short
+#                            windows -> _output/scale/smoke-<UTC date>/ (~35 min)
+#   make scale-bench-nodes   only the many-nodes workload
+#   make hollow-node         _output/bin/hollow-node and hollow-node-stock
+#   make scale-test          vet and unit tests of hack/hollow/pwscale (part of make test)
+#
+# Knobs: hack/scale-bench.sh's SCALE_* variables (SCALE_PODS, SCALE_PERIODS,
+# SCALE_HANDLERS, SCALE_EXEC_LATENCY, SCALE_MANY, SCALE_ROUNDS, SCALE_WINDOW,
+# SCALE_SETTLE, SCALE_READY_TIMEOUT, ...; lists separated by spaces or commas).
+
+.PHONY: scale-bench scale-bench-reduced scale-bench-smoke scale-bench-nodes hollow-node scale-test
+
+scale-bench:
+	hack/scale-bench.sh full
+
+scale-bench-reduced:
+	hack/scale-bench.sh reduced
+
+scale-bench-smoke:
+	hack/scale-bench.sh smoke
+
+scale-bench-nodes:
+	hack/scale-bench.sh nodes
+
+hollow-node:
+	hack/build-hollow-node.sh --stock
+	hack/build-hollow-node.sh
+
+# The harness's own checks run with make test; the benchmark itself on demand.
+test: scale-test
+
+scale-test:
+	$(GO) vet ./hack/hollow/...
+	$(GO) test -count=1 ./hack/hollow/...

@@ -99,6 +99,14 @@ const schedulerTick = time.Millisecond
 // most this much, not a run.
 const maxLoopSleep = time.Second
 
+// denseTicks: the loop sleeps on a periodic ticker while the wheel's next due
+// slot is at most this many ticks ahead (loop.go).
+const denseTicks = 3
+
+// tickerPhaseSlack: how far past a tick boundary the loop may create its
+// ticker; the timer that woke it fires about this late anyway.
+const tickerPhaseSlack = schedulerTick / 10
+
 const noWake = math.MaxInt64
 
 // workerSched is a worker's scheduling state, guarded by scheduler.mu.

@@ -81,9 +81,11 @@ kind-e2e-density: kind-tools
 # TestChaos (e2e/chaos_test.go) on the one worker of a fresh cluster
 # (KIND_WORKERS=1, maxPods from hack/kind/chaos-kubelet-config.sh): kill -9 of
 # the kubelet, containerd restarted, the node container restarted, 10 minutes
-# of pod churn; chaos.json, summary.md and the test's log (test.log) into
+# of pod churn; chaos.json, summary.md, the kubelet's goroutine dumps before and after
+# the churn (goroutines-*.txt.gz) and the test's log (test.log) into
 # KIND_CHAOS_OUT (default e2e/results/kind-chaos-<UTC time>/), kind's logs
-# (kind-logs/) too when it fails. Torn down whatever happens. ~30 min.
+# too when it fails, into _output/kind-logs/<that directory's name>/ (tens of MB: not
+# for git). Torn down whatever happens. ~30 min.
 kind-e2e-chaos: kind-image
 	@set -o pipefail; \
 	out=$${KIND_CHAOS_OUT:-$(CURDIR)/e2e/results/kind-chaos-$$(date -u +%Y%m%d-%H%M%S)}; \
@@ -97,7 +99,7 @@ kind-e2e-chaos: kind-image
 	  PW_E2E_CHAOS_OUT=$$out \
 	  $(GO) test -tags e2e -count=1 -v -timeout 90m -run '^TestChaos$$' ./e2e/ 2>&1 | tee "$$out/test.log" || rc=1; \
 	else rc=1; fi; \
-	if [ $$rc != 0 ]; then hack/kind-down.sh --export-logs "$$out/kind-logs" || rc=1; \
+	if [ $$rc != 0 ]; then hack/kind-down.sh --export-logs "$(CURDIR)/_output/kind-logs/$$(basename "$$out")" || rc=1; \
 	else hack/kind-down.sh || rc=1; fi; \
 	echo "results: $$out"; \
 	exit $$rc

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -137,10 +138,12 @@ func benchSteady(b *testing.B, cfg *config, sc string, w workload, impl Impl) {
 	for n := 0; n < b.N; n++ {
 		l0, q0 := schedHistograms()
 		gc0 := readGC()
+		stopProfile := cfg.startCPUProfile(b, n)
 		ws, c0 := nowNs(), cpuNs()
 		r.addPods(nLate)
 		time.Sleep(win)
 		we, c1 := nowNs(), cpuNs()
+		stopProfile()
 		gcw := readGC().since(gc0)
 		l1, q1 := schedHistograms()
 		lateness, queueWait = lateness.add(l1.since(l0)), queueWait.add(q1.since(q0))
@@ -179,6 +182,7 @@ func benchSteady(b *testing.B, cfg *config, sc string, w workload, impl Impl) {
 
 		goroutines += int64(runtime.NumGoroutine() - r.baseG)
 		mem += float64(int64(heapStack())-int64(r.baseMem)) / float64(r.probes())
+		cfg.writeHeapProfile(b, n)
 		if n+1 < b.N {
 			time.Sleep(200 * time.Millisecond) // let the GC's disturbance pass
 		}
@@ -414,4 +418,54 @@ func dumpInts(b *testing.B, cfg *config, kind, header string, vals []int64) {
 	if err := bw.Flush(); err != nil {
 		b.Logf("dump: %v", err)
 	}
+}
+
+// startCPUProfile profiles the process's CPU into the profile directory, if
+// one is set, as <benchmark name>-round<r>-w<window>.pprof, until the returned
+// function is called. Both arms of a workload are profiled the same way, so
+// the profiler's own cost leaves their ratio alone.
+func (c *config) startCPUProfile(b *testing.B, window int) (stop func()) {
+	if c.profileDir == "" {
+		return func() {}
+	}
+	f, err := os.Create(filepath.Join(c.profileDir, profileName(b, c.round)+fmt.Sprintf("-w%d.pprof", window)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		b.Fatal(err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			b.Error(err)
+		}
+	}
+}
+
+// writeHeapProfile writes the live heap, just collected by heapStack, next to
+// the window's CPU profile (<name>-w<window>-heap.pprof), if a profile
+// directory is set: what each arm's B/probe is made of.
+func (c *config) writeHeapProfile(b *testing.B, window int) {
+	if c.profileDir == "" {
+		return
+	}
+	f, err := os.Create(filepath.Join(c.profileDir, profileName(b, c.round)+fmt.Sprintf("-w%d-heap.pprof", window)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+		b.Error(err)
+	}
+}
+
+// profileName is the benchmark's name as a file name, with the round.
+func profileName(b *testing.B, round string) string {
+	name := strings.NewReplacer("/", "_", "=", "-").Replace(b.Name())
+	if round != "" {
+		name += "-round" + strings.ReplaceAll(round, "/", "of")
+	}
+	return name
 }

@@ -23,6 +23,7 @@ const (
 	envProgress   = "PROBEWHEEL_BENCH_PROGRESS"     // "0" silences progress lines on stderr
 	envRound      = "PROBEWHEEL_BENCH_ROUND"        // label printed in progress lines, e.g. "2/5"
 	envSyncStatus = "PROBEWHEEL_BENCH_SYNC_STATUS"  // "0": the drain loop does not call the status manager
+	envCPUProfile = "PROBEWHEEL_BENCH_CPUPROFILE"   // directory: CPU and heap profiles of each measured window
 )
 
 type config struct {
@@ -38,6 +39,7 @@ type config struct {
 	progress   bool
 	round      string
 	syncStatus bool
+	profileDir string
 }
 
 func loadConfig() (*config, error) {
@@ -52,6 +54,7 @@ func loadConfig() (*config, error) {
 		progress:   os.Getenv(envProgress) != "0",
 		round:      os.Getenv(envRound),
 		syncStatus: os.Getenv(envSyncStatus) != "0",
+		profileDir: os.Getenv(envCPUProfile),
 	}
 	var err error
 	if v := os.Getenv(envPeriods); v != "" {

@@ -3,6 +3,8 @@
 package e2e
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
@@ -47,13 +49,20 @@ import (
 //     and deleted for PW_E2E_CHAOS_CHURN, 10m, PW_E2E_CHAOS_CHURN_PODS in
 //     all, 1000, PW_E2E_CHAOS_CHURN_BATCH per batch, 20, at most
 //     PW_E2E_CHAOS_CHURN_LIVE on the node at once, 50). PW_E2E_CHAOS_FAULTS
-//     picks a subset (comma-separated, in that order).
+//     picks a subset (comma-separated, in that order). The settle
+//     (PW_E2E_CHAOS_SETTLE, 2m) is long because the churn leaves the node
+//     at a load of ~100: after 30 s the patched kubelet still held 110-257
+//     goroutines more than at the baseline (two earlier runs); after 2 min
+//     the patched and the stock one held 9 and 7 more, cadvisor's
+//     housekeeping of a few more cgroups.
 //  3. Figures from a pod watch started at a resourceVersion listed before the
 //     faults: readiness transitions lost (a live pod that turned NotReady
 //     outside node-restart, a probed pod not Ready again after a fault, a
 //     churn pod never Ready), unexpected container restarts, the kubelet's
-//     goroutines and RSS after the churn against the baseline, and the pod
-//     cgroups left under kubepods in the node once the churn's pods are gone.
+//     goroutines and RSS after the churn against the baseline (and, from
+//     two goroutine dumps, which functions the difference started in), and
+//     the pod cgroups left under kubepods in the node once the churn's pods
+//     are gone.
 //
 // It fails on a lost transition, an unexpected restart, a leftover pod
 // cgroup, or goroutines after the churn more than max(25, 10%) above the
@@ -73,7 +82,7 @@ func TestChaos(t *testing.T) {
 	}
 	cfg := chaosConfigFromEnv(t)
 	c := &chaos{t: t, cfg: cfg, node: nodeName, container: envOr("PW_E2E_CHAOS_NODE_CONTAINER", nodeName),
-		foreign: map[string]bool{}, churnUIDs: map[string]bool{}}
+		out: out, foreign: map[string]bool{}, churnUIDs: map[string]bool{}}
 	c.res = chaosResult{
 		Command:    "make kind-e2e-chaos",
 		Date:       time.Now().UTC().Format(time.RFC3339),
@@ -141,7 +150,7 @@ func chaosConfigFromEnv(t *testing.T) chaosConfig {
 		PeriodSeconds:          1,
 		StartupFailures:        envInt(t, "PW_E2E_CHAOS_STARTUP_FAILURES", 120),
 		LivenessFailures:       3,
-		SettleSeconds:          envDuration(t, "PW_E2E_CHAOS_SETTLE", 30*time.Second).Seconds(),
+		SettleSeconds:          envDuration(t, "PW_E2E_CHAOS_SETTLE", 2*time.Minute).Seconds(),
 		ChurnSeconds:           envDuration(t, "PW_E2E_CHAOS_CHURN", 10*time.Minute).Seconds(),
 		ChurnPods:              envInt(t, "PW_E2E_CHAOS_CHURN_PODS", 1000),
 		ChurnBatch:             envInt(t, "PW_E2E_CHAOS_CHURN_BATCH", 20),
@@ -191,6 +200,7 @@ func contains(list []string, s string) bool {
 type chaos struct {
 	t         *testing.T
 	cfg       chaosConfig
+	out       string // results directory
 	node      string // the Kubernetes node
 	container string // its Docker container
 	ns        string
@@ -198,6 +208,7 @@ type chaos struct {
 	hung      []string // the hung-exec pods
 	w         *chaosWatch
 	nodeW     *nodeWatch
+	baselineG map[string]int // goroutines by entry function at the baseline
 	res       chaosResult
 	foreign   map[string]bool // pod cgroups of no pod on the node, before the faults
 	// quietSince: when every probed pod was Ready after the last fault that
@@ -227,11 +238,15 @@ type chaosResult struct {
 	// BaselineCgroups: the same count before the faults (the method's check).
 	BaselineCgroups *cgroupResult `json:"baselineCgroups,omitempty"`
 
-	LostTransitions    int          `json:"lostTransitions"`
-	UnexpectedRestarts int          `json:"unexpectedRestarts"`
-	ExpectedRestarts   int          `json:"expectedRestarts"`
-	GoroutineLimit     float64      `json:"goroutineLimit"`
-	NotReadyEvents     []chaosEvent `json:"notReadyEvents"`
+	LostTransitions    int     `json:"lostTransitions"`
+	UnexpectedRestarts int     `json:"unexpectedRestarts"`
+	ExpectedRestarts   int     `json:"expectedRestarts"`
+	GoroutineLimit     float64 `json:"goroutineLimit"`
+	// GoroutineGrowth: the kubelet's goroutines after the churn against the
+	// baseline, by the function each goroutine started in (from the two
+	// dumps, goroutines-*.txt.gz), largest change first.
+	GoroutineGrowth []goroutineDelta `json:"goroutineGrowth,omitempty"`
+	NotReadyEvents  []chaosEvent     `json:"notReadyEvents"`
 	// UnseenTransitions: probed pods whose Ready condition's lastTransitionTime
 	// is later than the last expected transition, while the watch saw no
 	// NotReady (counted in LostTransitions).
@@ -368,6 +383,7 @@ func (c *chaos) baseline() {
 	newest := newestStart(list.Items, "target")
 	time.Sleep(max(time.Until(newest.Add(restartGrace)), time.Duration(c.cfg.SettleSeconds*float64(time.Second))))
 	c.res.Baseline = c.sample("baseline")
+	c.baselineG = c.goroutineDump("baseline")
 	c.logf("baseline kubelet: %+v", c.res.Baseline)
 
 	// The watch, from a version listed before any fault.
@@ -510,6 +526,96 @@ func median(xs []float64) float64 {
 	sort.Float64s(s)
 	return s[len(s)/2]
 }
+
+// goroutineDump saves the kubelet's goroutine dump (pprof debug=1, through
+// the node proxy) as goroutines-<at>.txt.gz and counts its goroutines by the
+// function each started in. Nil if the kubelet serves no dump (debugging
+// handlers off): the test then reports counts only.
+func (c *chaos) goroutineDump(at string) map[string]int {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	b, err := client.CoreV1().RESTClient().Get().AbsPath("/api/v1/nodes", c.node, "proxy", "debug", "pprof", "goroutine").Param("debug", "1").DoRaw(ctx)
+	if err != nil {
+		c.logf("%s: no goroutine dump: %v", at, err)
+		return nil
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(b)
+	zw.Close()
+	if err := os.WriteFile(filepath.Join(c.out, "goroutines-"+at+".txt.gz"), gz.Bytes(), 0o644); err != nil {
+		c.t.Error(err)
+	}
+	return goroutinesByEntry(string(b))
+}
+
+// goroutinesByEntry parses a debug=1 goroutine profile: records of
+// "<count> @ <pcs>" followed by "#\t<pc>\t<func>+<off>\t<file>:<line>"
+// frames, innermost first; the last frame is where the goroutine started.
+func goroutinesByEntry(dump string) map[string]int {
+	counts := map[string]int{}
+	n, entry := 0, ""
+	flush := func() {
+		if n > 0 && entry != "" {
+			counts[entry] += n
+		}
+		n, entry = 0, ""
+	}
+	for _, line := range strings.Split(dump, "\n") {
+		switch {
+		case strings.Contains(line, " @ 0x"):
+			flush()
+			fmt.Sscanf(line, "%d @", &n)
+		case strings.HasPrefix(line, "#\t"):
+			if f := strings.Split(line, "\t"); len(f) >= 3 {
+				entry, _, _ = strings.Cut(f[2], "+")
+			}
+		}
+	}
+	flush()
+	return counts
+}
+
+type goroutineDelta struct {
+	Func   string `json:"func"`
+	Before int    `json:"before"`
+	After  int    `json:"after"`
+}
+
+// goroutineGrowth lists the entry functions whose count changed, largest
+// change first; nil unless both dumps were taken.
+func goroutineGrowth(before, after map[string]int) []goroutineDelta {
+	if before == nil || after == nil {
+		return nil
+	}
+	var ds []goroutineDelta
+	for f := range mergeKeys(before, after) {
+		if before[f] != after[f] {
+			ds = append(ds, goroutineDelta{Func: f, Before: before[f], After: after[f]})
+		}
+	}
+	sort.Slice(ds, func(i, j int) bool {
+		di, dj := ds[i].After-ds[i].Before, ds[j].After-ds[j].Before
+		if abs(di) != abs(dj) {
+			return abs(di) > abs(dj)
+		}
+		return ds[i].Func < ds[j].Func
+	})
+	return ds
+}
+
+func mergeKeys(a, b map[string]int) map[string]bool {
+	keys := map[string]bool{}
+	for k := range a {
+		keys[k] = true
+	}
+	for k := range b {
+		keys[k] = true
+	}
+	return keys
+}
+
+func abs(x int) int { return max(x, -x) }
 
 // tryNodeKubeletGet GETs a kubelet path through the node proxy, retrying for
 // a minute (a kubelet that has just restarted).
@@ -916,6 +1022,7 @@ func (c *chaos) finish() {
 		time.Sleep(time.Duration(c.cfg.SettleSeconds * float64(time.Second)))
 		s := c.sample("after churn")
 		c.res.AfterChurn = &s
+		c.res.GoroutineGrowth = goroutineGrowth(c.baselineG, c.goroutineDump("after-churn"))
 	}
 	// Transitions no stored status shows: a probed pod whose Ready
 	// condition changed after the last expected change turned NotReady and
@@ -1106,6 +1213,15 @@ func (c *chaos) summary() string {
 			}
 		}
 		row("churn", "", "", nr, rs, *r.AfterChurn)
+	}
+	if len(r.GoroutineGrowth) > 0 {
+		fmt.Fprintf(&b, "\nKubelet goroutines by the function they started in, baseline → after the churn (goroutines-baseline.txt.gz, goroutines-after-churn.txt.gz; the largest changes):\n\n| started in | baseline | after churn | change |\n|---|---|---|---|\n")
+		for i, d := range r.GoroutineGrowth {
+			if i == 15 {
+				break
+			}
+			fmt.Fprintf(&b, "| `%s` | %d | %d | %+d |\n", d.Func, d.Before, d.After, d.After-d.Before)
+		}
 	}
 	if ch := r.Churn; ch != nil {
 		fmt.Fprintf(&b, "\nChurn: %d pods created and %d deleted in %.0f s (batches of %d, at most %d churn pods on the node, each deleted %.0f s after it turned Ready); %d Ready before deletion, %d never Ready; creation to Ready p50 %.1f s, p99 %.1f s, max %.1f s; at most %d churn pods on the node; creation held back %.0f s for room.\n",

@@ -206,6 +206,7 @@ func TestThresholds(t *testing.T) {
 	p := waitRunning(t, ns, "thresholds", "target")
 	waitPod(t, ns, "thresholds", 60*time.Second, "Ready", podReady)
 
+	timeout := time.Duration(c.ReadinessProbe.TimeoutSeconds) * time.Second
 	for _, step := range []struct {
 		state, want string
 		cond        func(*v1.Pod) bool
@@ -213,20 +214,25 @@ func TestThresholds(t *testing.T) {
 		{"fail", "not Ready", func(p *v1.Pod) bool { return !podReady(p) }},
 		{"ok", "Ready", podReady},
 	} {
-		// Every probe answered with the new outcome reached the target after
-		// start; so did some with the old one, so the count is an upper bound
-		// on the results the kubelet can have acted on.
+		// A probe answered with the new outcome reached the target at most
+		// a probe timeout before the switch (one in flight, answered after
+		// it); so the probes since then are an upper bound on the results
+		// with the new outcome the kubelet can have acted on.
 		start := time.Now()
 		setCheck(t, p.Status.PodIP, portAdmin, "readiness", step.state)
 		waitPod(t, ns, "thresholds", 60*time.Second, step.want, step.cond)
 		seen := time.Now()
-		calls := probeCalls(t, p.Status.PodIP, "http/readiness", start, seen)
-		t.Logf("check %s: %s seen after %v, %d probes in between", step.state, step.want, seen.Sub(start).Round(time.Millisecond), len(calls))
+		calls := probeCalls(t, p.Status.PodIP, "http/readiness", start.Add(-timeout), seen)
+		t.Logf("check %s: %s seen after %v, %d probes from a timeout before the switch", step.state, step.want, seen.Sub(start).Round(time.Millisecond), len(calls))
 		if len(calls) < 3 {
 			t.Errorf("%s after only %d probes since the check turned %s: the threshold is 3 consecutive results", step.want, len(calls), step.state)
+			continue
 		}
-		if d := seen.Sub(start); d < 1900*time.Millisecond {
-			t.Errorf("%s after %v: three consecutive results at a 1 s period cannot take less than 2 s", step.want, d)
+		// Three consecutive runs take two ticks of the probe's ticker: the
+		// third starts at least 2 s after the first, and the earliest probe
+		// counted is at or before the first with the new outcome.
+		if d := seen.Sub(calls[0]); d < 1900*time.Millisecond {
+			t.Errorf("%s %v after the earliest probe that can have seen the new outcome: three consecutive results at a 1 s period take at least 2 s", step.want, d)
 		}
 	}
 }

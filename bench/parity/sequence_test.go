@@ -20,6 +20,11 @@ import (
 // so every run starts and ends at a whole second plus the offset of the op
 // that added the pod or triggered the run. The offsets are distinct, so no
 // op ever lands on the instant a tick falls due or a run starts or ends.
+// They are whole ticks of probewheel's wheel (schedulerTick, 4 ms) from the
+// manager's start, so every due time is on a tick, where probewheel runs it
+// at the instant upstream does; off a tick it runs up to one tick later
+// (doc.go), which pkg/kubelet/prober's TestSchedulerRunsOfATickStartTogether
+// pins.
 // What randomness remains is at the end of a run, when a stop, a tick or a
 // trigger that arrived during the run are ready together; compare_test.go finds
 // those points and explains them by doc.go's differences.
@@ -92,7 +97,7 @@ const (
 	numSlots  = 3
 	maxOps    = 48
 	maxDelay  = 6 // whole seconds between ops: 0..maxDelay-1
-	opSpacing = 7 * time.Millisecond
+	opSpacing = 8 * time.Millisecond
 	// startAfter is when the first op may happen: past the restart window of
 	// the longest period (4 s), so no worker sleeps a random part of its
 	// period (doc.go's golden-ratio spread applies only within it).

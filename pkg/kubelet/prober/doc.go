@@ -40,7 +40,8 @@ limitations under the License.
 //
 // A worker's runs fall when upstream's worker loop would run them
 // (ticker.go): the first at once; then one per tick of a grid of periods
-// that starts at the first run. A run that outlasts its period is followed
+// that starts at the first run, each on the wheel's first 4 ms tick at or
+// after its grid point. A run that outlasts its period is followed
 // at once by the next, because a ticker keeps one tick for a receiver that
 // is busy; further ticks that fall during the run are dropped and counted
 // (prober_scheduler_skipped_runs_total). A probe never has two runs in
@@ -151,6 +152,12 @@ limitations under the License.
 //     runs twice when its select takes the tick first, so with
 //     successThreshold > 1 it can count two successes at one instant
 //     (TestSchedulerTriggerAtTheInstantOfATick).
+//   - Runs start on the first tick of the scheduler's wheel (4 ms) at or
+//     after their due time, not at it, so that runs due close together share
+//     a wake-up (scheduler.go's schedulerTick). Periods are whole seconds, so
+//     a worker's runs are all late by the same offset and its intervals stay
+//     exact, except the first, from its immediate first run to the grid,
+//     which is up to one tick long (TestSchedulerRunsOfATickStartTogether).
 //   - First runs after a kubelet restart are spread by the golden-ratio
 //     sequence above, not by a random sleep.
 //   - A period that is not positive probes every 10 s where upstream panics.

@@ -200,8 +200,9 @@ func TestSchedulerHungProbesDoNotDelayHealthyOnes(t *testing.T) {
 // TestSchedulerDemotionWakesTheLoop: when fast work waits behind a fast run
 // that is not overdue yet, the loop wakes up when that run becomes overdue,
 // not at the wheel's next unrelated slot. Limits fast 1 / slow 1: H fills
-// the slow lane until 10.028 s, B hangs in the fast slot from 10.020 s, C is
-// due at 10.025 s and moves in when B moves out, at 10.030 s.
+// the slow lane until 10.028 s, B hangs in the fast slot from 10.020 s and is
+// overdue at 10.030 s, C is due at 10.025 s (its tick: 10.028 s) and moves in
+// when B moves out, at the wheel's first tick from 10.030 s: 10.032 s.
 func TestSchedulerDemotionWakesTheLoop(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := newHarness(t, &poolLimits{fast: 1, slow: 1, slowAfter: 10 * time.Millisecond})
@@ -217,7 +218,7 @@ func TestSchedulerDemotionWakesTheLoop(t *testing.T) {
 		time.Sleep(6 * time.Second)
 		h.close()
 
-		if got, want := h.probes.starts("c"), secs(0.025, 10.030); !slices.Equal(got, want) {
+		if got, want := h.probes.starts("c"), secs(0.025, 10.032); !slices.Equal(got, want) {
 			t.Errorf("c ran at %v, want %v", got, want)
 		}
 	})

@@ -36,7 +36,7 @@ type schedulerMetrics interface {
 	skipped(t probeType, ticks int64)
 }
 
-// The lateness buckets resolve the wheel's 1 ms tick and the kernel's timer
+// The lateness buckets resolve the wheel's 4 ms tick and the kernel's timer
 // slack at the bottom and a probe stuck behind a full pool at the top.
 var schedulerLatenessBuckets = []float64{0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10}
 

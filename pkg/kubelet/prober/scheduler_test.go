@@ -57,6 +57,61 @@ func TestSchedulerNoDriftOverManyPeriods(t *testing.T) {
 	})
 }
 
+// TestSchedulerRunsOfATickStartTogether: runs due within one tick start
+// together at its end (schedulerTick: that is how they share a wake-up),
+// never before they are due, and a worker keeps exact periods: only its first
+// interval, from the immediate first run to the tick grid, is longer, by less
+// than a tick. The pods' offsets are relative to a tick boundary.
+func TestSchedulerRunsOfATickStartTogether(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		aAt, bAt     time.Duration // when pods a and b are added, past a tick boundary
+		wantTogether bool
+	}{
+		{"both within one tick", time.Millisecond, 3 * time.Millisecond, true},
+		{"a on the boundary, b within the tick before the next", 0, schedulerTick - time.Millisecond, false},
+		{"in neighbouring ticks", time.Millisecond, schedulerTick + time.Millisecond, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				h := newHarness(t, nil)
+				afterStart(h, time.Second)
+				// The next tick boundary of the scheduler's clock.
+				now := h.m.scheduler.now()
+				time.Sleep(now.Truncate(schedulerTick) + schedulerTick - now + tc.aAt)
+				addedA := time.Since(h.probes.t0)
+				h.addPod("pa", v1.Container{Name: "a", LivenessProbe: execProbe(1)})
+				time.Sleep(tc.bAt - tc.aAt)
+				addedB := time.Since(h.probes.t0)
+				h.addPod("pb", v1.Container{Name: "b", LivenessProbe: execProbe(1)})
+				time.Sleep(5 * time.Second)
+				h.close()
+
+				a, b := h.probes.starts("a"), h.probes.starts("b")
+				if len(a) < 5 || len(b) < 5 {
+					t.Fatalf("runs: a %v, b %v; want at least 5 each", a, b)
+				}
+				for j, s := range [][]time.Duration{a, b} {
+					if added := []time.Duration{addedA, addedB}[j]; s[0] != added {
+						t.Errorf("first run at %v, want it at once, at %v", s[0], added)
+					}
+					for i, d := range intervals(s) {
+						switch {
+						case i == 0 && (d < time.Second || d >= time.Second+schedulerTick):
+							t.Errorf("first interval %v, want 1s up to one tick more (runs %v)", d, s)
+						case i > 0 && d != time.Second:
+							t.Errorf("interval %d is %v, want exactly 1s (runs %v)", i, d, s)
+						}
+					}
+				}
+				if together := a[1] == b[1]; together != tc.wantTogether {
+					t.Errorf("second runs at %v and %v; want them together: %v", a[1], b[1], tc.wantTogether)
+				}
+			})
+		})
+	}
+}
+
 // TestSchedulerRunsAgainAfterAnOverrun: upstream's ticker keeps one tick for
 // a worker that is busy, so a run that outlasts its period is followed at
 // once by the next; further ticks that fall meanwhile are dropped.
@@ -207,9 +262,10 @@ func TestSchedulerTriggerIsOneSlot(t *testing.T) {
 			h.addPod("q", v1.Container{Name: "busy", LivenessProbe: execProbe(10)}) // takes the only fast slot
 			time.Sleep(5 * time.Millisecond)                                        // c comes due and waits
 			return readinessWorker(h)
-			// The busy run moves to the slow lane at 1.005 s; c's waiting run is
-			// the manual run and restarts the period there.
-		}, [2]bool{true, false}, secs(0, 1.005, 2.005, 3.005, 4.005, 5.005)},
+			// The busy run is overdue at 1.005 s and moves to the slow lane at
+			// the wheel's next tick, 1.008 s; c's waiting run is the manual run
+			// and restarts the period there.
+		}, [2]bool{true, false}, secs(0, 1.008, 2.008, 3.008, 4.008, 5.008)},
 		{"before the first run", func(h *harness) *worker {
 			// Within the restart window the first run is spread over the
 			// period: at 5 s with this seed. The trigger runs right after it.
@@ -512,9 +568,9 @@ func TestSchedulerLoopSleepsKeepRunsOnTime(t *testing.T) {
 		// probe is due firstDelay later.
 		addAt, firstDelay time.Duration
 	}{
-		{"sparse, pod added mid-tick, due a tick later", 5, 2*time.Second + 300*time.Microsecond, time.Millisecond},
-		{"sparse, pod added on a tick", 5, 2 * time.Second, time.Millisecond},
-		{"dense, pod added mid-tick, due a tick later", 6000, 2*time.Second + 300*time.Microsecond, time.Millisecond},
+		{"sparse, pod added mid-tick, due a tick later", 5, 2*time.Second + 300*time.Microsecond, schedulerTick},
+		{"sparse, pod added on a tick", 5, 2 * time.Second, schedulerTick},
+		{"dense, pod added mid-tick, due a tick later", 6000, 2*time.Second + 300*time.Microsecond, schedulerTick},
 		{"dense, pod added mid-tick", 6000, 2*time.Second + 300*time.Microsecond, 400 * time.Millisecond},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

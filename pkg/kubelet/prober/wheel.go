@@ -21,8 +21,8 @@ import "math/bits"
 // timingWheel is a hierarchical timing wheel (Varghese & Lauck) in the layout
 // Tokio and Linux use: wheelLevels levels of 64 slots, level L slot covering
 // 64^L ticks, so one level spans 64 times the level below. Time is an int64
-// tick count; the scheduler uses 1 ms ticks, so the levels span 64 ms, 4.1 s,
-// 4.4 min, 4.7 h, 12.4 days and 2.2 years.
+// tick count; the scheduler uses 4 ms ticks, so the levels span 256 ms,
+// 16.4 s, 17.5 min, 18.6 h, 49.7 days and 8.7 years.
 //
 // A timer is filed on the lowest level whose slot width still separates it
 // from the current time: the level of the highest 6-bit digit in which `when`
@@ -46,7 +46,7 @@ import "math/bits"
 // so the scheduler sleeps on one runtime timer until exactly that slot
 // instead of ticking through empty ones. Timers further away than the top
 // level spans wait in an overflow list that is filed again each time the top
-// level wraps (every 2.2 years of ticks).
+// level wraps (every 2^36 ticks).
 //
 // The wheel is not safe for concurrent use; the scheduler guards it.
 type timingWheel struct {

@@ -73,7 +73,10 @@ limitations under the License.
 // lane holds its limit of runs. So a run that blocks — a hung target up to
 // timeoutSeconds × 3 retries, a slow CRI ExecSync — delays healthy probes by
 // at most slowAfter, once, however many hang. Waiting runs queue in the order
-// they came due, one entry per probe at most.
+// they came due, one entry per probe at most, except that a fast slot goes to
+// a probe on its grid before a new worker's first run: a batch of pods added
+// at once starts hundreds of first runs, and a due probe waits for none of
+// them (TestSchedulerGridRunsGoBeforeFirstRuns).
 //
 // A Set on a results manager whose Updates() channel is full blocks until
 // syncLoopIteration reads it. A run about to block there gives its slot up

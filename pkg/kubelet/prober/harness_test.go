@@ -310,7 +310,7 @@ func (h *harness) close() {
 			h.t.Errorf("scheduler still looping=%v with %d timers, %d ready runs, %d spinning and %d parked executors after every pod was removed",
 				looping, filed, ready, spinning, idle)
 		}
-		if p.running != [numLanes]int{} || p.detached != 0 || p.pending[fastLane].len()+p.pending[slowLane].len()+p.fastRuns.len() != 0 {
+		if p.running != [numLanes]int{} || p.detached != 0 || p.pending[fastLane].len()+p.pending[slowLane].len()+p.firsts.len()+p.fastRuns.len() != 0 {
 			h.t.Errorf("pool not empty after every pod was removed: %+v", p)
 		}
 	}

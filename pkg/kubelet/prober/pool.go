@@ -53,17 +53,25 @@ import (
 //
 //	running[fast] <= limits.fast
 //	a run starts in the slow lane only while running[slow] < limits.slow
-//	a worker is in at most one list: pending[fast], pending[slow] or fastRuns
-//	pending[fast] is non-empty only while every fast slot is taken
+//	a worker is in at most one list: pending[fast], firsts, pending[slow] or fastRuns
+//	pending[fast] and firsts are non-empty only while every fast slot is taken
 //	pending[slow] is non-empty only while running[slow] >= limits.slow
 //
 // A worker waits in a queue at most once, so the queues are bounded by the
 // number of probes; runs in flight are at most limits.fast + limits.slow
 // plus the runs that turned slow or detached, each a probe's only run.
+//
+// A fast slot goes to a probe on its grid before a worker's first run:
+// pods added together (a batch from the API server, a node filling up) start
+// a first run each at once, and a due run queued behind hundreds of them
+// would start that many runs late. Those first runs wait instead, by at most
+// the grid's own runs of that moment, which the fast lane clears in
+// microseconds each; the slow lane is FIFO.
 type pool struct {
 	limits   poolLimits
 	running  [numLanes]int
 	pending  [numLanes]workerList
+	firsts   workerList // first runs waiting for a fast slot, after pending[fastLane]
 	fastRuns workerList // fast-lane runs, oldest start first
 	detached int        // runs in flight that hold no slot
 }
@@ -136,7 +144,11 @@ func (p *pool) acquire(w *worker, l lane, now time.Duration) bool {
 		p.take(w, now)
 		return true
 	}
-	p.pending[l].pushBack(w)
+	if l == fastLane && !w.sched.ran {
+		p.firsts.pushBack(w)
+	} else {
+		p.pending[l].pushBack(w)
+	}
 	return false
 }
 
@@ -180,12 +192,16 @@ func (p *pool) reattach(w *worker, now time.Duration) bool {
 	return p.acquire(w, w.sched.detachedFrom, now)
 }
 
-// handOn gives a free slot of lane l to the worker waiting longest for one.
+// handOn gives a free slot of lane l to the worker waiting longest for one,
+// a worker's first run only when no run of the grid waits.
 func (p *pool) handOn(l lane, now time.Duration) *worker {
 	if p.running[l] >= p.limit(l) {
 		return nil // moved runs still fill the slow lane
 	}
 	next := p.pending[l].popFront()
+	if next == nil && l == fastLane {
+		next = p.firsts.popFront()
+	}
 	if next != nil {
 		p.take(next, now)
 	}
@@ -195,13 +211,17 @@ func (p *pool) handOn(l lane, now time.Duration) *worker {
 // unqueue removes a waiting w from its lane's queue.
 func (p *pool) unqueue(w *worker) {
 	p.pending[w.sched.lane].remove(w)
+	p.firsts.remove(w)
 }
+
+// fastWaiting reports whether runs wait for a fast slot.
+func (p *pool) fastWaiting() bool { return p.pending[fastLane].len()+p.firsts.len() > 0 }
 
 // demote moves fast runs that have overrun to the slow lane while fast work
 // waits, and appends the workers admitted to the freed fast slots to
 // started: one per run moved.
 func (p *pool) demote(now time.Duration, started []*worker) []*worker {
-	for p.pending[fastLane].len() > 0 {
+	for p.fastWaiting() {
 		oldest := p.fastRuns.front()
 		if oldest == nil || now-oldest.sched.startedAt < p.limits.slowAfter {
 			break
@@ -218,7 +238,7 @@ func (p *pool) demote(now time.Duration, started []*worker) []*worker {
 // nextDemotion is when demote could next move a run, if fast work waits.
 func (p *pool) nextDemotion() (time.Duration, bool) {
 	oldest := p.fastRuns.front()
-	if p.pending[fastLane].len() == 0 || oldest == nil {
+	if !p.fastWaiting() || oldest == nil {
 		return 0, false
 	}
 	return oldest.sched.startedAt + p.limits.slowAfter, true

@@ -244,3 +244,36 @@ func TestSchedulerLoopSleepIsBounded(t *testing.T) {
 		h.close()
 	})
 }
+
+// TestSchedulerGridRunsGoBeforeFirstRuns: a pod's containers added together
+// start their first runs at once, more than the fast lane holds; a probe that
+// comes due on its grid meanwhile takes the next free fast slot instead of
+// waiting behind all of them (pool.go). One fast slot: the 20 first runs of
+// 3 ms each hold it from 0.990 s to 1.050 s; g is due at 1.000 s and starts
+// when the run in flight ends, at 1.002 s, where a FIFO would start it after
+// all of them, at 1.050 s.
+func TestSchedulerGridRunsGoBeforeFirstRuns(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t, &poolLimits{fast: 1, slow: 1, slowAfter: 10 * time.Millisecond})
+		afterStart(h, 10*time.Second)
+		h.addPod("pg", v1.Container{Name: "g", LivenessProbe: execProbe(1)})
+		time.Sleep(990 * time.Millisecond)
+		batch := containers(20, func(c *v1.Container, _ int) {
+			h.probes.set(c.Name, behaviour{result: probe.Success, hang: 3 * time.Millisecond})
+			c.LivenessProbe = execProbe(10)
+		})
+		h.addPod("batch", batch...)
+		time.Sleep(1500 * time.Millisecond)
+		h.close()
+
+		if got, want := h.probes.starts("g"), secs(0, 1.002, 2); !slices.Equal(got, want) {
+			t.Errorf("g ran at %v, want %v", got, want)
+		}
+		for i, c := range batch {
+			want := 990*time.Millisecond + time.Duration(i)*3*time.Millisecond // g's run takes no time
+			if got := h.probes.starts(c.Name); len(got) != 1 || got[0] != want {
+				t.Errorf("%s ran at %v, want once at %v", c.Name, got, want)
+			}
+		}
+	})
+}

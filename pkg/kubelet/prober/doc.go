@@ -158,9 +158,11 @@ limitations under the License.
 //   - Runs start on the first tick of the scheduler's wheel (4 ms) at or
 //     after their due time, not at it, so that runs due close together share
 //     a wake-up (scheduler.go's schedulerTick). Periods are whole seconds, so
-//     a worker's runs are all late by the same offset and its intervals stay
-//     exact, except the first, from its immediate first run to the grid,
-//     which is up to one tick long (TestSchedulerRunsOfATickStartTogether).
+//     a worker's runs on its grid are all late by the same offset and the
+//     intervals between them stay exact; an interval that starts with a run
+//     off the grid (a worker's first run, a manual one, one right after an
+//     overrun), which starts at once, is up to one tick longer than
+//     upstream's (TestSchedulerRunsOfATickStartTogether).
 //   - First runs after a kubelet restart are spread by the golden-ratio
 //     sequence above, not by a random sleep.
 //   - A period that is not positive probes every 10 s where upstream panics.

@@ -10,6 +10,9 @@
 #   make scale-bench-smoke   110/500/1,000 pods @1 s and 3 x 200 @10 s, one round, short
 #                            windows -> _output/scale/smoke-<UTC date>/ (~35 min)
 #   make scale-bench-nodes   only the many-nodes workload
+#   SCALE_STOP_BY=<time> / SCALE_RESUME=<results dir> make scale-bench
+#                            the full run in parts: stop before a round that would end
+#                            after <time>, resume later with the knobs it started with
 #   make hollow-node         _output/bin/hollow-node and hollow-node-stock
 #   make scale-test          vet and unit tests of hack/hollow/pwscale (part of make test)
 #

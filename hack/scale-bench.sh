@@ -17,6 +17,21 @@
 #            kubelet, short windows -> _output/scale/smoke-<UTC date>/ (proves the pipeline)
 #   nodes    only the many-nodes workloads
 #
+# Resuming (the full mode takes ~5-6 h; a working session may have less):
+# SCALE_RESUME=<results directory> continues a run that stopped or failed
+# part-way, with the mode and knobs it started with (scale.env there): runs
+# whose JSON is there without an error are kept, the others are measured
+# (a failed run's JSON is kept beside as <kubelet>-<round>.failed-<time>.json).
+# It refuses to mix kubelets built from another patch set unless
+# SCALE_RESUME_FORCE=1. SCALE_STOP_BY=<time> (anything `date -d` reads, e.g.
+# "20:30" or "+150 min") starts no round (stock and probewheel of one
+# workload) that would end after it, estimated from the workload's rounds
+# already measured (else from the longest round so far, else
+# SCALE_ROUND_ESTIMATE, 30 min); the results so far are then plotted, run.txt
+# says what is missing, and the exit status is 3. Commit the directory as it
+# stands and resume later: `SCALE_RESUME=e2e/results/hollow-<date> make
+# scale-bench`.
+#
 # Knobs (environment; lists separated by spaces or commas): SCALE_PODS
 # ("110 250 500 1000 2000"), SCALE_PERIODS ("1 10", seconds), SCALE_HANDLERS
 # ("mixed"; also net, exec), SCALE_EXEC_LATENCY (fake ExecSync latency, "0s"),
@@ -43,6 +58,18 @@ source "$(dirname "${BASH_SOURCE[0]}")/local-cluster-lib.sh"
 
 mode=${1:-full}
 stamp=$(date -u +%Y%m%d-%H%M%S)
+resume=${SCALE_RESUME:-}
+if [[ -n ${resume} ]]; then
+  [[ -f ${resume}/scale.env ]] || pw::die "SCALE_RESUME=${resume}: no scale.env there (not a results directory of this script, or from before resuming existed)"
+  resume=$(cd "${resume}" && pwd)
+  asked=${mode}
+  # The knobs the run started with, whatever the environment says now.
+  # shellcheck source=/dev/null
+  source "${resume}/scale.env"
+  mode=${SCALE_MODE}
+  [[ ${asked} == "${mode}" ]] || pw::log "SCALE_RESUME: resuming a ${mode} run (not ${asked})"
+  SCALE_OUT=${resume}
+fi
 # list <value>: a knob's list with commas turned into spaces.
 list() { echo "${1//,/ }"; }
 max1s_default=1000
@@ -88,6 +115,12 @@ pods=$(list "${pods}")
 periods=$(list "${periods}")
 many=$(list "${many}")
 ready_timeout=${ready_timeout:-${SCALE_READY_TIMEOUT:-}}
+stop_by=""
+if [[ -n ${SCALE_STOP_BY:-} ]]; then
+  stop_by=$(date -d "${SCALE_STOP_BY}" +%s) || pw::die "SCALE_STOP_BY=${SCALE_STOP_BY}: date -d cannot read it"
+fi
+round_estimate=${SCALE_ROUND_ESTIMATE:-1800}
+[[ ${round_estimate} =~ ^[0-9]+$ ]] || pw::die "SCALE_ROUND_ESTIMATE=${round_estimate}: want seconds"
 # window_for <period s>: the -window flag's value ("" = pwscale's default).
 # Smoke windows are as short as the readiness flip allows (pwscale checks:
 # window >= window/4 + 8 periods + 10 s), at least 30 s.
@@ -191,7 +224,30 @@ host_ip=$(pw::cluster_host_ip)
 
 mkdir -p "${out}/runs"
 patchset=$(cat "${PW_PATCHES_DIR}"/*.patch | sha256sum | cut -c1-12)
-{
+if [[ -n ${resume} ]]; then
+  if [[ ${SCALE_PATCHSET} != "${patchset}" ]]; then
+    [[ ${SCALE_RESUME_FORCE:-0} == 1 ]] || pw::die "SCALE_RESUME: the run started with patches/ sha256 ${SCALE_PATCHSET}, this tree has ${patchset}; its figures would mix two probewheels (SCALE_RESUME_FORCE=1 to do it anyway)"
+    pw::log "SCALE_RESUME_FORCE=1: patches/ sha256 ${SCALE_PATCHSET} before, ${patchset} now"
+  fi
+  {
+    echo "resumed: $(date -u +%Y-%m-%dT%H:%M:%SZ), commit $(cd "${PW_ROOT}" && git rev-parse --short HEAD), patches/ sha256 ${patchset}"
+  } >>"${out}/run.txt"
+else
+  {
+    echo "# hack/scale-bench.sh's knobs for this run (SCALE_RESUME reads them)"
+    for v in mode pods periods many rounds profile handlers exec_latency ready_timeout max1s; do
+      case ${v} in
+        mode) k=SCALE_MODE ;; pods) k=SCALE_PODS ;; periods) k=SCALE_PERIODS ;; many) k=SCALE_MANY ;;
+        rounds) k=SCALE_ROUNDS ;; profile) k=SCALE_PROFILE ;; handlers) k=SCALE_HANDLERS ;;
+        exec_latency) k=SCALE_EXEC_LATENCY ;; ready_timeout) k=SCALE_READY_TIMEOUT ;; max1s) k=SCALE_MAX_PODS_AT_1S ;;
+      esac
+      printf '%s=%q\n' "${k}" "${!v}"
+    done
+    printf 'SCALE_WINDOW=%q\nSCALE_SETTLE=%q\nSCALE_PWSCALE_ARGS=%q\nSCALE_PATCHSET=%q\n' \
+      "${SCALE_WINDOW:-}" "${SCALE_SETTLE:-}" "${SCALE_PWSCALE_ARGS:-}" "${patchset}"
+  } >"${out}/scale.env"
+fi
+[[ -n ${resume} ]] || {
   echo "command: hack/scale-bench.sh ${mode}"
   echo "workloads (nodes pods period handlers): $(printf '[%s] ' "${workloads[@]}")"
   ((${#skipped[@]} == 0)) || echo "left out (SCALE_MAX_PODS_AT_1S=${max1s}): ${skipped[*]}"
@@ -204,9 +260,27 @@ patchset=$(cat "${PW_PATCHES_DIR}"/*.patch | sha256sum | cut -c1-12)
 } >"${out}/run.txt"
 cat "${out}/run.txt" >&2
 
+# run_ok <json>: the run is there and did not fail.
+run_ok() {
+  [[ -f $1 ]] && /usr/bin/python3 -c 'import json,sys; sys.exit(1 if json.load(open(sys.argv[1])).get("error") else 0)' "$1" 2>/dev/null
+}
+# run_seconds <json>: how long a finished run took (its start to the file's write).
+run_seconds() {
+  /usr/bin/python3 - "$1" <<'PY' 2>/dev/null || echo 0
+import datetime, json, os, sys
+r = json.load(open(sys.argv[1]))
+start = datetime.datetime.fromisoformat(r["started"].replace("Z", "+00:00")).timestamp()
+print(max(0, int(os.path.getmtime(sys.argv[1]) - start)))
+PY
+}
+
 # ------------------------------------------------------------------------ runs
 rc=0
 k=0
+measured=0 # runs measured by this invocation (for the ETA)
+kept=0     # runs kept from before (SCALE_RESUME)
+longest=0  # the longest round (both kubelets) so far, seconds
+stopped=""
 for wl in "${workloads[@]}"; do
   read -r nodes p period h <<<"${wl}"
   name="${nodes}x${p}-${period}s-${h}"
@@ -215,11 +289,47 @@ for wl in "${workloads[@]}"; do
   for ((round = 1; round <= rounds; round++)); do
     order="stock probewheel"
     ((round % 2 == 0)) && order="probewheel stock"
+    # The round's estimate: this workload's rounds measured so far, else the
+    # longest round, else SCALE_ROUND_ESTIMATE.
+    est=0
+    for ((r = 1; r <= rounds; r++)); do
+      s=0
+      for flavor in stock probewheel; do
+        f=${out}/runs/${name}/${flavor}-${r}.json
+        run_ok "${f}" && s=$((s + $(run_seconds "${f}")))
+      done
+      ((s > est)) && est=${s}
+    done
+    ((est > 0)) || est=${longest}
+    ((est > 0)) || est=${round_estimate}
+    todo=""
+    for flavor in ${order}; do
+      run_ok "${out}/runs/${name}/${flavor}-${round}.json" || todo+=" ${flavor}"
+    done
+    if [[ -n ${stopped} || (-n ${todo} && -n ${stop_by} && $(($(date +%s) + est)) -gt ${stop_by}) ]]; then
+      [[ -n ${stopped} ]] || pw::log "SCALE_STOP_BY: ${name} round ${round} (~$((est / 60)) min) would end after $(date -d "@${stop_by}" +%H:%M); stopping here"
+      [[ -z ${todo} ]] || stopped+=" ${name}/r${round}:${todo# }"
+      k=$((k + 2))
+      continue
+    fi
+    t_round=${SECONDS}
     for flavor in ${order}; do
       k=$((k + 1))
+      if ! [[ ${todo} == *${flavor}* ]]; then
+        kept=$((kept + 1))
+        pw::log "[${k}/${total}] ${name} round ${round}/${rounds}: ${flavor} measured before (kept)"
+        continue
+      fi
+      f=${out}/runs/${name}/${flavor}-${round}.json
+      if [[ -f ${f} ]]; then # a failed run's, kept beside (plot.py reads <kubelet>-<round>.json only)
+        failed=${f%.json}.failed-$(date -u -r "${f}" +%Y%m%d-%H%M%S)
+        mv "${f}" "${failed}.json"
+        [[ ! -f ${f%.json}.log ]] || mv "${f%.json}.log" "${failed}.log"
+      fi
       elapsed=$((SECONDS - t_start))
       eta=""
-      ((k > 1)) && eta=", ~$(((elapsed * (total - k + 1) / (k - 1) + 59) / 60)) min left"
+      ((measured > 0)) && eta=", ~$(((elapsed * (total - k + 1 - kept) / measured + 59) / 60)) min left"
+      measured=$((measured + 1))
       pw::log "[${k}/${total}] ${name} round ${round}/${rounds}: ${flavor} ($((elapsed / 60)) min elapsed${eta})"
       args=(-kubeconfig "${kubeconfig}" -hollow-node "${bin[${flavor}]}" -flavor "${flavor}" -round "${round}"
         -run-id "${flavor:0:1}${round}-${nodes}x${p}-${period}s" -nodes "${nodes}" -pods "${p}"
@@ -253,11 +363,21 @@ for wl in "${workloads[@]}"; do
         rm -rf "${rundir}/${name}-${flavor}-${round}"/*/root
       fi
     done
+    ((SECONDS - t_round > longest)) && longest=$((SECONDS - t_round))
   done
 done
+if [[ -n ${stopped} ]]; then
+  echo "incomplete ($(date -u +%Y-%m-%dT%H:%M:%SZ), SCALE_STOP_BY): not measured yet:${stopped}" >>"${out}/run.txt"
+fi
 
-pw::log "plotting"
-/usr/bin/python3 "${PW_ROOT}/hack/hollow/plot.py" "${out}" >/dev/null || rc=1
+if compgen -G "${out}/runs/*/*-[0-9]*.json" >/dev/null; then
+  pw::log "plotting"
+  /usr/bin/python3 "${PW_ROOT}/hack/hollow/plot.py" "${out}" >/dev/null || rc=1
+fi
 pw::log "done in $(((SECONDS - t_start) / 60)) min: ${out}/summary.md"
 echo "results: ${out}"
+if [[ -n ${stopped} ]]; then
+  pw::log "stopped by SCALE_STOP_BY; to finish: SCALE_RESUME=${out} make scale-bench"
+  ((rc == 0)) && rc=3
+fi
 exit "${rc}"

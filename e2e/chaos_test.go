@@ -57,12 +57,14 @@ import (
 //     housekeeping of a few more cgroups.
 //  3. Figures from a pod watch started at a resourceVersion listed before the
 //     faults: readiness transitions lost (a live pod that turned NotReady
-//     outside node-restart, a probed pod not Ready again after a fault, a
-//     churn pod never Ready), unexpected container restarts, the kubelet's
-//     goroutines and RSS after the churn against the baseline (and, from
-//     two goroutine dumps, which functions the difference started in), and
-//     the pod cgroups left under kubepods in the node once the churn's pods
-//     are gone.
+//     outside node-restart with no failed readiness run of its own to
+//     explain it, a probed pod not Ready again after a fault, a churn pod
+//     never Ready), flips the kubelet's own failed runs explain (the load's;
+//     failureLog reads them from prober_probe_total), unexpected container
+//     restarts, the kubelet's goroutines and RSS after the churn against
+//     the baseline (and, from two goroutine dumps, which functions the
+//     difference started in), and the pod cgroups left under kubepods in
+//     the node once the churn's pods are gone.
 //
 // It fails on a lost transition, an unexpected restart, a leftover pod
 // cgroup, or goroutines after the churn more than max(25, 10%) above the
@@ -208,9 +210,14 @@ type chaos struct {
 	hung      []string // the hung-exec pods
 	w         *chaosWatch
 	nodeW     *nodeWatch
-	baselineG map[string]int // goroutines by entry function at the baseline
-	res       chaosResult
-	foreign   map[string]bool // pod cgroups of no pod on the node, before the faults
+	fails     *failureLog // failed readiness runs, from the kubelet's metrics
+	// sandboxChanged: per pod, when the kubelet reported SandboxChanged (it
+	// found the pod's sandbox gone or not ready, and recreates it with its
+	// containers), from the namespace's events at the end.
+	sandboxChanged map[string][]time.Time
+	baselineG      map[string]int // goroutines by entry function at the baseline
+	res            chaosResult
+	foreign        map[string]bool // pod cgroups of no pod on the node, before the faults
 	// quietSince: when every probed pod was Ready after the last fault that
 	// may change readiness (the baseline, or the node restart).
 	quietSince time.Time
@@ -238,10 +245,26 @@ type chaosResult struct {
 	// BaselineCgroups: the same count before the faults (the method's check).
 	BaselineCgroups *cgroupResult `json:"baselineCgroups,omitempty"`
 
-	LostTransitions    int     `json:"lostTransitions"`
-	UnexpectedRestarts int     `json:"unexpectedRestarts"`
-	ExpectedRestarts   int     `json:"expectedRestarts"`
-	GoroutineLimit     float64 `json:"goroutineLimit"`
+	// LostTransitions: readiness changes no probe run explains, probed pods
+	// not Ready again after a fault, churn pods never Ready.
+	LostTransitions int `json:"lostTransitions"`
+	// FlapsFromFailedRuns: readiness changes outside the node restart that
+	// a failed readiness run of the pod explains (failureLog): the load's.
+	FlapsFromFailedRuns int `json:"flapsFromFailedRuns"`
+	// FailedReadinessRuns: failed readiness runs of the probed and churn pods
+	// the kubelet counted while the faults ran (prober_probe_total).
+	FailedReadinessRuns int `json:"failedReadinessRuns"`
+	FailurePolls        int `json:"failurePolls"`
+	// RuntimeRestarts: container restarts outside the node restart that
+	// followed a SandboxChanged of the pod (the kubelet recreated its
+	// sandbox), not counted as unexpected. NotReadyFromRestarts: NotReady
+	// events within a minute of the pod's own container restart.
+	RuntimeRestarts      int     `json:"runtimeRestarts"`
+	NotReadyFromRestarts int     `json:"notReadyFromRestarts"`
+	FailurePollErrors    int     `json:"failurePollErrors"`
+	UnexpectedRestarts   int     `json:"unexpectedRestarts"`
+	ExpectedRestarts     int     `json:"expectedRestarts"`
+	GoroutineLimit       float64 `json:"goroutineLimit"`
 	// GoroutineGrowth: the kubelet's goroutines after the churn against the
 	// baseline, by the function each goroutine started in (from the two
 	// dumps, goroutines-*.txt.gz), largest change first.
@@ -320,6 +343,7 @@ type cgroupResult struct {
 
 type chaosEvent struct {
 	T      string `json:"t"`
+	at     time.Time
 	Phase  string `json:"phase"`
 	Pod    string `json:"pod,omitempty"`
 	What   string `json:"what"`
@@ -392,6 +416,7 @@ func (c *chaos) baseline() {
 		t.Fatal(err)
 	}
 	c.w = startChaosWatch(t, c.ns, list)
+	c.fails = startFailureLog(t, c.node, c.ns)
 	c.nodeW = startNodeWatch(c.node, c.w)
 	t.Cleanup(c.nodeW.stop)
 	if cg, err := c.cgroups(); err == nil {
@@ -1032,7 +1057,8 @@ func (c *chaos) finish() {
 			for _, cond := range p.Status.Conditions {
 				// lastTransitionTime has whole seconds.
 				if cond.Type == v1.PodReady && cond.LastTransitionTime.Time.After(c.quietSince.Add(time.Second)) {
-					ev := chaosEvent{T: cond.LastTransitionTime.UTC().Format("15:04:05"), Phase: "unseen", Pod: p.Name,
+					// +1 s: lastTransitionTime is truncated to the second.
+					ev := chaosEvent{T: cond.LastTransitionTime.UTC().Format("15:04:05"), at: cond.LastTransitionTime.Add(time.Second), Phase: "unseen", Pod: p.Name,
 						What: "Ready lastTransitionTime", Detail: fmt.Sprintf("Ready=%s since %s, after the last expected transition (%s): a NotReady the API server never stored",
 							cond.Status, cond.LastTransitionTime.UTC().Format(time.RFC3339), c.quietSince.UTC().Format(time.RFC3339))}
 					c.res.UnseenTransitions = append(c.res.UnseenTransitions, ev)
@@ -1052,9 +1078,31 @@ func (c *chaos) finish() {
 			}
 		}
 	}
+	c.sandboxChanged = sandboxChanges(c.ns)
 	c.nodeW.stop()
 	c.w.stop()
+	c.fails.stop()
 	c.res.LoadAfter = loadAvg()
+}
+
+// sandboxChanges lists the namespace's SandboxChanged events: per pod, the
+// times the kubelet reported them (first and last of a repeated event).
+func sandboxChanges(ns string) map[string][]time.Time {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	list, err := client.CoreV1().Events(ns).List(ctx, metav1.ListOptions{FieldSelector: "reason=SandboxChanged"})
+	if err != nil {
+		return nil
+	}
+	out := map[string][]time.Time{}
+	for _, e := range list.Items {
+		for _, at := range []time.Time{e.FirstTimestamp.Time, e.LastTimestamp.Time, e.EventTime.Time} {
+			if !at.IsZero() {
+				out[e.InvolvedObject.Name] = append(out[e.InvolvedObject.Name], at)
+			}
+		}
+	}
+	return out
 }
 
 // verdict fills in the figures and failures from what was recorded.
@@ -1070,16 +1118,70 @@ func (c *chaos) verdict() {
 	if c.nodeW != nil {
 		r.NodeEvents = c.nodeW.events()
 	}
-	for _, e := range r.NotReadyEvents {
-		if e.Phase != "node-restart" {
+	// A readiness change outside the node restart is a failed probe run's
+	// (the load's: failureLog) or lost: a result that never reached the
+	// status, or one nobody produced.
+	explained := func(e *chaosEvent) bool {
+		if c.fails == nil || !c.fails.explains(e.Pod, e.at) {
+			return false
+		}
+		e.What += " after a failed readiness run"
+		r.FlapsFromFailedRuns++
+		return true
+	}
+	// A container restart is the runtime's when the kubelet recreated the
+	// pod's sandbox (SandboxChanged) in the minute before it: the restart
+	// of containerd can leave a sandbox the kubelet sees as not ready. The
+	// prober has no part in that decision (a liveness kill reports Unhealthy
+	// and Killing instead).
+	restartedNear := map[string][]time.Time{}
+	for i := range r.RestartEvents {
+		e := &r.RestartEvents[i]
+		if e.Phase == "node-restart" {
+			continue
+		}
+		restartedNear[e.Pod] = append(restartedNear[e.Pod], e.at)
+		for _, sc := range c.sandboxChanged[e.Pod] {
+			if !sc.Before(e.at.Add(-time.Minute)) && !sc.After(e.at.Add(5*time.Second)) {
+				e.What += " after SandboxChanged (the runtime's)"
+				r.RuntimeRestarts += e.N
+				break
+			}
+		}
+	}
+	// A NotReady within a minute of the pod's own container restart is the
+	// restart's (the new container starts not ready); the restart is counted
+	// on its own, as the runtime's or as unexpected.
+	afterRestart := func(e *chaosEvent) bool {
+		for _, at := range restartedNear[e.Pod] {
+			if d := e.at.Sub(at); d > -time.Minute && d < time.Minute {
+				e.What += " after its container restarted"
+				r.NotReadyFromRestarts++
+				return true
+			}
+		}
+		return false
+	}
+	for i := range r.NotReadyEvents {
+		if e := &r.NotReadyEvents[i]; e.Phase != "node-restart" && !afterRestart(e) && !explained(e) {
 			r.LostTransitions++
+		}
+	}
+	if c.fails != nil {
+		c.fails.mu.Lock()
+		r.FailurePolls, r.FailurePollErrors = c.fails.polls, c.fails.errors
+		c.fails.mu.Unlock()
+		for pod, n := range c.fails.failedRuns() {
+			if !contains(c.hung, pod) { // the hung pods' runs all fail
+				r.FailedReadinessRuns += int(n)
+			}
 		}
 	}
 	perPod := map[string]int{}
 	for _, e := range r.RestartEvents {
 		if e.Phase == "node-restart" {
 			perPod[e.Pod] += e.N
-		} else {
+		} else if !strings.Contains(e.What, "SandboxChanged") {
 			r.UnexpectedRestarts += e.N
 		}
 	}
@@ -1093,12 +1195,13 @@ func (c *chaos) verdict() {
 	if r.Churn != nil {
 		r.LostTransitions += len(r.Churn.NeverReady)
 	}
-	for _, e := range r.UnseenTransitions {
+	for i := range r.UnseenTransitions {
+		e := &r.UnseenTransitions[i]
 		seen := false
 		for _, n := range r.NotReadyEvents {
 			seen = seen || (n.Pod == e.Pod && n.Phase != "node-restart")
 		}
-		if !seen {
+		if !seen && !explained(e) {
 			r.LostTransitions++
 		}
 	}
@@ -1173,8 +1276,11 @@ func (c *chaos) summary() string {
 	fmt.Fprintf(&b, "Load: %d probed pods (startup TCP, failureThreshold %d; readiness HTTP; liveness TCP; all every %d s) and %d pods whose exec readiness probe hangs past its 1 s timeout (+ startup and liveness TCP): %d probes; all probed pods Ready %.0f s after the first was created.\n\n",
 		r.Config.Pods, r.Config.StartupFailures, r.Config.PeriodSeconds, r.Config.HungPods, r.ProbesConfigured, r.AllReadySeconds)
 	fmt.Fprintf(&b, "| | value |\n|---|---|\n")
-	fmt.Fprintf(&b, "| readiness transitions lost (of which seen only in a Ready condition's lastTransitionTime) | %d (%d) |\n", r.LostTransitions, len(r.UnseenTransitions))
+	fmt.Fprintf(&b, "| readiness transitions lost: no probe run explains them, or never Ready again | %d |\n", r.LostTransitions)
+	fmt.Fprintf(&b, "| readiness flips a failed readiness run explains (NotReady in the watch, or only in a Ready condition's lastTransitionTime: %d) | %d |\n", len(r.UnseenTransitions), r.FlapsFromFailedRuns)
+	fmt.Fprintf(&b, "| failed readiness runs of probed and churn pods (prober_probe_total, %d polls, %d failed) | %d |\n", r.FailurePolls, r.FailurePollErrors, r.FailedReadinessRuns)
 	fmt.Fprintf(&b, "| unexpected container restarts | %d |\n", r.UnexpectedRestarts)
+	fmt.Fprintf(&b, "| container restarts after the kubelet recreated the pod's sandbox (SandboxChanged; the runtime's), and the NotReady they caused | %d, %d |\n", r.RuntimeRestarts, r.NotReadyFromRestarts)
 	fmt.Fprintf(&b, "| restarts the node-container restart caused (at most one per container counted) | %d |\n", r.ExpectedRestarts)
 	if r.AfterChurn != nil {
 		fmt.Fprintf(&b, "| kubelet goroutines: baseline → after the churn (limit) | %.0f → %.0f (%.0f) |\n", r.Baseline.Goroutines, r.AfterChurn.Goroutines, r.GoroutineLimit)
@@ -1248,7 +1354,7 @@ func (c *chaos) summary() string {
 			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", e.T, e.Phase, e.Pod, what, e.Detail)
 		}
 	}
-	fmt.Fprintf(&b, "\nNotReady and restarts during `node-restart` (the node container's restart kills its containers) are expected, at most one restart per container; anywhere else they count as lost transitions and unexpected restarts. chaos.json has every figure and event.\n")
+	fmt.Fprintf(&b, "\nNotReady and restarts during `node-restart` (the node container's restart kills its containers) are expected, at most one restart per container; anywhere else they are unexpected restarts unless the kubelet recreated the pod's sandbox (SandboxChanged) in the minute before, and a NotReady that is not its container's restart's is a lost transition unless a failed readiness run of the pod, counted by the kubelet in the 90 s before it, explains it (the load's flaps: e2e/chaos_failures_test.go). chaos.json has every figure and event.\n")
 	return b.String()
 }
 
@@ -1445,7 +1551,7 @@ func (w *chaosWatch) observe(t *testing.T, p *v1.Pod, typ watch.EventType) {
 		if cs := containerStatus(p, "target"); cs != nil {
 			detail += fmt.Sprintf("container ready=%v started=%v restarts=%d", cs.Ready, deref(cs.Started), cs.RestartCount)
 		}
-		w.notReady = append(w.notReady, chaosEvent{T: stamp, Phase: w.phase, Pod: p.Name, What: "NotReady", Detail: strings.TrimSpace(detail)})
+		w.notReady = append(w.notReady, chaosEvent{T: stamp, at: now, Phase: w.phase, Pod: p.Name, What: "NotReady", Detail: strings.TrimSpace(detail)})
 		t.Logf("%s [%s] %s turned NotReady: %s", stamp, w.phase, p.Name, detail)
 	}
 	if r && !tr.everReady {
@@ -1458,7 +1564,7 @@ func (w *chaosWatch) observe(t *testing.T, p *v1.Pod, typ watch.EventType) {
 		if term := cs.LastTerminationState.Terminated; term != nil {
 			detail = fmt.Sprintf("last: exit %d %s %s", term.ExitCode, term.Reason, strings.TrimSpace(term.Message))
 		}
-		w.restarts = append(w.restarts, chaosEvent{T: stamp, Phase: w.phase, Pod: p.Name, What: "restart", N: n, Detail: detail})
+		w.restarts = append(w.restarts, chaosEvent{T: stamp, at: now, Phase: w.phase, Pod: p.Name, What: "restart", N: n, Detail: detail})
 		t.Logf("%s [%s] %s restarted (%d -> %d) %s", stamp, w.phase, p.Name, tr.restarts, cs.RestartCount, detail)
 		tr.restarts = cs.RestartCount
 	}

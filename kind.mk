@@ -19,8 +19,12 @@
 #   make kind-e2e-chaos                 faults under ~200 probes on the worker of a fresh
 #                                       1-worker cluster (e2e/chaos_test.go), results under
 #                                       e2e/results/kind-chaos-<time>/ (issue 13)
+#   make kind-e2e-chaos-short           the same, short (1 min churn of at most 100 pods, 1 min
+#                                       settles), results under _output/kind-chaos-short-<time>/
+#                                       (CI; ~13 min)
 #   make kind-ci                        what make ci runs: where hack/kind-preflight.sh says
-#                                       Docker can run kind, the image and the short e2e
+#                                       Docker can run kind, the image, the short e2e and the
+#                                       short chaos
 #
 # Each target builds what it needs first (incremental: seconds when nothing
 # changed). The cluster's kubeconfig: $(hack/kind-up.sh --print-kubeconfig).
@@ -31,7 +35,8 @@ KIND_E2E_RUN ?= .
 export KIND_WORKERS KIND_MIXED
 
 .PHONY: kind-tools kind-image kind-images kind-up kind-down kind-e2e kind-e2e-suite \
-        kind-e2e-upstream kind-e2e-conformance kind-e2e-density kind-e2e-chaos kind-preflight kind-ci
+        kind-e2e-upstream kind-e2e-conformance kind-e2e-density kind-e2e-chaos kind-e2e-chaos-short \
+        kind-preflight kind-ci
 
 kind-tools:
 	hack/kind-build-tools.sh kind
@@ -104,6 +109,14 @@ kind-e2e-chaos: kind-image
 	echo "results: $$out"; \
 	exit $$rc
 
+# TestChaos's short form, for CI: every fault, then 1 minute of churn (at most
+# 100 pods) and 1-minute settles; every knob can still be set.
+kind-e2e-chaos-short:
+	PW_E2E_CHAOS_CHURN=$${PW_E2E_CHAOS_CHURN:-1m} PW_E2E_CHAOS_CHURN_PODS=$${PW_E2E_CHAOS_CHURN_PODS:-100} \
+	PW_E2E_CHAOS_SETTLE=$${PW_E2E_CHAOS_SETTLE:-1m} \
+	KIND_CHAOS_OUT=$${KIND_CHAOS_OUT:-$(CURDIR)/_output/kind-chaos-short-$$(date -u +%Y%m%d-%H%M%S)} \
+	$(MAKE) kind-e2e-chaos
+
 kind-e2e: kind-e2e-suite kind-e2e-upstream kind-e2e-density
 
 kind-preflight:
@@ -111,7 +124,7 @@ kind-preflight:
 
 kind-ci:
 	@if hack/kind-preflight.sh; then \
-	  $(MAKE) kind-image && $(MAKE) kind-e2e-suite; \
+	  $(MAKE) kind-image && $(MAKE) kind-e2e-suite && $(MAKE) kind-e2e-chaos-short; \
 	else \
-	  echo "!!! SKIPPED the kind node image and make kind-e2e-suite: this machine cannot run kind (reason above)"; \
+	  echo "!!! SKIPPED the kind node image, make kind-e2e-suite and make kind-e2e-chaos-short: this machine cannot run kind (reason above)"; \
 	fi

@@ -54,7 +54,9 @@ import (
 //     at a load of ~100: after 30 s the patched kubelet still held 110-257
 //     goroutines more than at the baseline (two earlier runs); after 2 min
 //     the patched and the stock one held 9 and 7 more, cadvisor's
-//     housekeeping of a few more cgroups.
+//     housekeeping of a few more cgroups. After the churn it is at least
+//     churnDialSettle (HTTP dials to deleted pods run on until the kernel
+//     gives up on them).
 //  3. Figures from a pod watch started at a resourceVersion listed before the
 //     faults: readiness transitions lost (a live pod that turned NotReady
 //     outside node-restart with no failed readiness run of its own to
@@ -120,27 +122,41 @@ func TestChaos(t *testing.T) {
 	c.finish()
 }
 
+// churnDialSettle is the least the churn settles before the kubelet's
+// goroutines are counted. HTTP probes of a pod being deleted dial an address
+// whose network namespace is going away; the probe gives up at its timeout,
+// but Go's HTTP transport finishes a dial that a cancelled request started
+// (to pool the connection), in a goroutine of its own, and a SYN nobody
+// answers is retried until the kernel gives up (tcp_syn_retries 6: 127 s).
+// A 1-minute settle after a 1-minute churn found 106 of those
+// (net/http.(*Transport).startDialConnForLocked.func1) still waiting; after
+// 2 minutes the full runs had none, on either kubelet.
+const churnDialSettle = 130 * time.Second
+
 // chaosFaults are the faults in the order they run.
 var chaosFaults = []string{"kubelet-kill", "containerd-restart", "node-restart", "churn"}
 
 type chaosConfig struct {
-	Pods                   int      `json:"pods"`
-	HungPods               int      `json:"hungPods"`
-	ProbesPerPod           int      `json:"probesPerPod"`
-	ProbesPerHungPod       int      `json:"probesPerHungPod"`
-	PeriodSeconds          int      `json:"periodSeconds"`
-	StartupFailures        int      `json:"startupFailureThreshold"`
-	LivenessFailures       int      `json:"livenessFailureThreshold"`
-	Faults                 []string `json:"faults"`
-	SettleSeconds          float64  `json:"settleSeconds"`
-	ChurnSeconds           float64  `json:"churnSeconds"`
-	ChurnPods              int      `json:"churnPods"`
-	ChurnBatch             int      `json:"churnBatch"`
-	ChurnMaxLive           int      `json:"churnMaxLive"`
-	ChurnHoldSeconds       float64  `json:"churnHoldSeconds"`
-	ChurnReadyTimeout      float64  `json:"churnReadyTimeoutSeconds"`
-	GoroutineMargin        float64  `json:"goroutineMargin"`
-	GoroutineMarginMinimum float64  `json:"goroutineMarginMinimum"`
+	Pods             int      `json:"pods"`
+	HungPods         int      `json:"hungPods"`
+	ProbesPerPod     int      `json:"probesPerPod"`
+	ProbesPerHungPod int      `json:"probesPerHungPod"`
+	PeriodSeconds    int      `json:"periodSeconds"`
+	StartupFailures  int      `json:"startupFailureThreshold"`
+	LivenessFailures int      `json:"livenessFailureThreshold"`
+	Faults           []string `json:"faults"`
+	SettleSeconds    float64  `json:"settleSeconds"`
+	// ChurnSettleSeconds: the settle before the goroutines are counted after
+	// the churn, at least churnDialSettle.
+	ChurnSettleSeconds     float64 `json:"churnSettleSeconds"`
+	ChurnSeconds           float64 `json:"churnSeconds"`
+	ChurnPods              int     `json:"churnPods"`
+	ChurnBatch             int     `json:"churnBatch"`
+	ChurnMaxLive           int     `json:"churnMaxLive"`
+	ChurnHoldSeconds       float64 `json:"churnHoldSeconds"`
+	ChurnReadyTimeout      float64 `json:"churnReadyTimeoutSeconds"`
+	GoroutineMargin        float64 `json:"goroutineMargin"`
+	GoroutineMarginMinimum float64 `json:"goroutineMarginMinimum"`
 }
 
 func chaosConfigFromEnv(t *testing.T) chaosConfig {
@@ -167,6 +183,7 @@ func chaosConfigFromEnv(t *testing.T) chaosConfig {
 			t.Fatalf("PW_E2E_CHAOS_GOROUTINE_MARGIN=%q: want a fraction (0.1 is 10%%)", v)
 		}
 	}
+	cfg.ChurnSettleSeconds = max(cfg.SettleSeconds, churnDialSettle.Seconds())
 	if cfg.ChurnBatch > cfg.ChurnMaxLive {
 		t.Fatalf("PW_E2E_CHAOS_CHURN_BATCH=%d over PW_E2E_CHAOS_CHURN_LIVE=%d", cfg.ChurnBatch, cfg.ChurnMaxLive)
 	}
@@ -1044,7 +1061,7 @@ func (c *chaos) finish() {
 				t.Errorf("cgroups: %v", err)
 			}
 		}
-		time.Sleep(time.Duration(c.cfg.SettleSeconds * float64(time.Second)))
+		time.Sleep(time.Duration(c.cfg.ChurnSettleSeconds * float64(time.Second)))
 		s := c.sample("after churn")
 		c.res.AfterChurn = &s
 		c.res.GoroutineGrowth = goroutineGrowth(c.baselineG, c.goroutineDump("after-churn"))

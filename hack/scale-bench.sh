@@ -264,6 +264,10 @@ cat "${out}/run.txt" >&2
 run_ok() {
   [[ -f $1 ]] && /usr/bin/python3 -c 'import json,sys; sys.exit(1 if json.load(open(sys.argv[1])).get("error") else 0)' "$1" 2>/dev/null
 }
+# flips_off <json>: the run saw a readiness flip lost or extra.
+flips_off() {
+  /usr/bin/python3 -c 'import json,sys; t=json.load(open(sys.argv[1])).get("transitions") or {}; sys.exit(0 if t.get("lost") or t.get("extra") else 1)' "$1" 2>/dev/null
+}
 # run_seconds <json>: how long a finished run took (its start to the file's write).
 run_seconds() {
   /usr/bin/python3 - "$1" <<'PY' 2>/dev/null || echo 0
@@ -278,7 +282,19 @@ PY
 rc=0
 k=0
 measured=0 # runs measured by this invocation (for the ETA)
-kept=0     # runs kept from before (SCALE_RESUME)
+# to_measure: the runs this invocation has to measure (all but the kept ones),
+# so that the ETA of a resumed run counts what is left, not what was kept.
+to_measure=0
+for wl in "${workloads[@]}"; do
+  read -r nodes p period h <<<"${wl}"
+  name="${nodes}x${p}-${period}s-${h}"
+  [[ ${exec_latency} == 0s || ${exec_latency} == 0 ]] || name+="-exec${exec_latency}"
+  for ((round = 1; round <= rounds; round++)); do
+    for flavor in stock probewheel; do
+      run_ok "${out}/runs/${name}/${flavor}-${round}.json" || to_measure=$((to_measure + 1))
+    done
+  done
+done
 longest=0  # the longest round (both kubelets) so far, seconds
 stopped=""
 for wl in "${workloads[@]}"; do
@@ -316,7 +332,6 @@ for wl in "${workloads[@]}"; do
     for flavor in ${order}; do
       k=$((k + 1))
       if ! [[ ${todo} == *${flavor}* ]]; then
-        kept=$((kept + 1))
         pw::log "[${k}/${total}] ${name} round ${round}/${rounds}: ${flavor} measured before (kept)"
         continue
       fi
@@ -328,7 +343,7 @@ for wl in "${workloads[@]}"; do
       fi
       elapsed=$((SECONDS - t_start))
       eta=""
-      ((measured > 0)) && eta=", ~$(((elapsed * (total - k + 1 - kept) / measured + 59) / 60)) min left"
+      ((measured > 0)) && eta=", ~$(((elapsed * (to_measure - measured) / measured + 59) / 60)) min left"
       measured=$((measured + 1))
       pw::log "[${k}/${total}] ${name} round ${round}/${rounds}: ${flavor} ($((elapsed / 60)) min elapsed${eta})"
       args=(-kubeconfig "${kubeconfig}" -hollow-node "${bin[${flavor}]}" -flavor "${flavor}" -round "${round}"
@@ -356,7 +371,18 @@ for wl in "${workloads[@]}"; do
         "${PW_ROOT}/hack/hollow/control-plane.sh" up >&2
       fi
       # The kubelets' logs of a failed run stay (for the post-mortem), a
-      # successful run's go (2,000 pods log hundreds of MB).
+      # successful run's go (2,000 pods log hundreds of MB) unless a readiness
+      # flip was lost or extra: then they are kept, compressed, in
+      # ${PW_SCALE_DIR}/logs (not committed; the kubelet's "SyncLoop (probe)"
+      # lines tell a probe result from a status write).
+      if ((status == 0)) && flips_off "${out}/runs/${name}/${flavor}-${round}.json"; then
+        keep=${PW_SCALE_DIR}/logs/$(basename "${out}")/${name}-${flavor}-${round}
+        mkdir -p "${keep}"
+        for log in "${rundir}/${name}-${flavor}-${round}"/*.log; do
+          [[ -f ${log} ]] && gzip -c "${log}" >"${keep}/$(basename "${log}").gz"
+        done
+        pw::log "readiness flips lost or extra: the kubelets' logs are kept in ${keep}"
+      fi
       if ((status == 0)); then
         rm -rf "${rundir:?}/${name}-${flavor}-${round}"
       else

@@ -4,8 +4,9 @@
 Reads runs/<workload>/<kubelet>-<round>.json (hack/hollow/pwscale's output)
 and writes, into the directory:
   summary.md           the issue-10 targets at 1,000 pods/node x 3 probes @1 s,
-                       then per workload every figure: the median over the
-                       rounds with each round's value, probewheel/stock ratio
+                       a 5,000-node fleet on paper (fleet.py), then per
+                       workload every figure: the median over the rounds
+                       with each round's value, probewheel/stock ratio
   plots/vs-pods-<period>s-<handlers>.png
                        one node: kubelet CPU, RSS, goroutines, probe lateness p99,
                        lost runs, time to all Ready, restart bursts vs pods per
@@ -24,6 +25,8 @@ import statistics
 import sys
 
 import matplotlib
+
+import fleet
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -253,6 +256,12 @@ def targets(data):
     return "\n".join(out)
 
 
+FLEET_HEAD = (
+    "Per node: stock minus probewheel in each ABBA round (that round's two runs); the median, with the rounds' "
+    "range. The fleet: that times the nodes, shown only where every round agrees on the sign (at least two "
+    "rounds). Window means of the kubelet process; a fleet is not measured.\n\n")
+
+
 def save(fig, d, name):
     fig.tight_layout()
     fig.savefig(os.path.join(d, "plots", name), dpi=90)
@@ -383,6 +392,8 @@ def main():
     order = sorted(data, key=lambda w: (lambda r: (r["nodes"], r["periodS"], r["handlers"], r["podsPerNode"]))(
         next(r for rs in data[w].values() for r in rs)))
     text = ("# Hollow-kubelet scale benchmark\n\n" + head + "## Issue 10 targets\n\n" + targets(data) +
+            f"\n## A {fleet.FLEET_NODES:,}-node fleet, on paper\n\n" + FLEET_HEAD +
+            fleet.table(data, lambda r: f"{r['podsPerNode']:,} pods @{r['periodS']:g} s, {r['handlers']}") +
             "\n## Workloads\n\n" + "\n".join(workload_table(w, data[w]) for w in order) +
             "\n## Plots\n\n" + "\n".join(f"![{f}](plots/{f})" for f in files) + "\n")
     with open(os.path.join(d, "summary.md"), "w") as f:

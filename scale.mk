@@ -2,7 +2,7 @@
 # included by the Makefile.
 #
 #   make scale-bench         110..2,000 pods on one hollow node @1 s and @10 s, then
-#                            10 x 500 pods on ten; stock vs probewheel, 3 ABBA rounds
+#                            10 x 250 pods on ten; stock vs probewheel, 3 ABBA rounds
 #                            -> e2e/results/hollow-<UTC date>/ (~5 h on 2 cores; needs root)
 #   make scale-bench-reduced 250, 1,000 and 2,000 pods on one hollow node @1 s, 2 ABBA
 #                            rounds, short windows -> e2e/results/hollow-reduced-<UTC date>/

@@ -11,19 +11,20 @@ import (
 // Environment knobs. scripts/bench.sh sets them per mode; the defaults below are
 // the "default" mode's.
 const (
-	envSet        = "PROBEWHEEL_BENCH_SET"          // smoke | default | full: which workloads exist
-	envPeriods    = "PROBEWHEEL_BENCH_PERIODS"      // measured window length, in probe periods (float)
-	envMaxWindow  = "PROBEWHEEL_BENCH_MAX_WINDOW"   // cap on the window length (duration)
-	envWarmup     = "PROBEWHEEL_BENCH_WARMUP"       // warm-up beyond the first period (duration)
-	envImpls      = "PROBEWHEEL_BENCH_IMPLS"        // comma list and order, e.g. "probewheel,upstream"
-	envExecLat    = "PROBEWHEEL_BENCH_EXEC_LATENCY" // fake exec runner latency (duration; 0 = no-op)
-	envContainers = "PROBEWHEEL_BENCH_CONTAINERS"   // containers per pod (each gets readiness+liveness)
-	envHung       = "PROBEWHEEL_BENCH_HUNG_PERCENT" // percentage of hung probes in BenchmarkHung
-	envDump       = "PROBEWHEEL_BENCH_DUMP"         // directory: dump per-probe intervals / restart timelines
-	envProgress   = "PROBEWHEEL_BENCH_PROGRESS"     // "0" silences progress lines on stderr
-	envRound      = "PROBEWHEEL_BENCH_ROUND"        // label printed in progress lines, e.g. "2/5"
-	envSyncStatus = "PROBEWHEEL_BENCH_SYNC_STATUS"  // "0": the drain loop does not call the status manager
-	envCPUProfile = "PROBEWHEEL_BENCH_CPUPROFILE"   // directory: CPU and heap profiles of each measured window
+	envSet          = "PROBEWHEEL_BENCH_SET"           // smoke | default | full: which workloads exist
+	envPeriods      = "PROBEWHEEL_BENCH_PERIODS"       // measured window length, in probe periods (float)
+	envMaxWindow    = "PROBEWHEEL_BENCH_MAX_WINDOW"    // cap on the window length (duration)
+	envWarmup       = "PROBEWHEEL_BENCH_WARMUP"        // warm-up beyond the first period (duration)
+	envImpls        = "PROBEWHEEL_BENCH_IMPLS"         // comma list and order, e.g. "probewheel,upstream"
+	envExecLat      = "PROBEWHEEL_BENCH_EXEC_LATENCY"  // fake exec runner latency (duration; 0 = no-op)
+	envContainers   = "PROBEWHEEL_BENCH_CONTAINERS"    // containers per pod (each gets readiness+liveness)
+	envHung         = "PROBEWHEEL_BENCH_HUNG_PERCENT"  // percentage of hung probes in BenchmarkHung
+	envDump         = "PROBEWHEEL_BENCH_DUMP"          // directory: dump per-probe intervals / restart timelines
+	envProgress     = "PROBEWHEEL_BENCH_PROGRESS"      // "0" silences progress lines on stderr
+	envRound        = "PROBEWHEEL_BENCH_ROUND"         // label printed in progress lines, e.g. "2/5"
+	envSyncStatus   = "PROBEWHEEL_BENCH_SYNC_STATUS"   // "0": the drain loop does not call the status manager
+	envCPUProfile   = "PROBEWHEEL_BENCH_CPUPROFILE"    // directory: CPU and heap profiles of each measured window
+	envProbeMetrics = "PROBEWHEEL_BENCH_PROBE_METRICS" // "0": prober_probe_total and prober_probe_duration_seconds stay unregistered
 )
 
 type config struct {

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"math"
+	"os"
 	"runtime/metrics"
 	"slices"
 
@@ -13,14 +14,19 @@ import (
 
 // The probe metrics are registered as the kubelet's server registers them on
 // /metrics/probes: component-base metrics are no-ops until registered, and a
-// real kubelet pays for them on every run. probewheel's scheduler metrics go
+// real kubelet pays for them on every run. PROBEWHEEL_BENCH_PROBE_METRICS=0
+// leaves them unregistered, so that B/probe shows what the prober itself
+// keeps per probe without the series upstream's metrics add (the same on
+// both sides). probewheel's scheduler metrics go
 // in a registry the harness reads: its start lateness and queue wait tell
 // whether a late probe was late before it started (the scheduler) or after
 // (the run itself, the runtime, the target).
 var schedRegistry = func() compmetrics.KubeRegistry {
 	up, pw := compmetrics.NewKubeRegistry(), compmetrics.NewKubeRegistry()
-	up.MustRegister(upstream.ProberResults, upstream.ProberDuration)
-	pw.MustRegister(probewheel.ProberResults, probewheel.ProberDuration)
+	if os.Getenv(envProbeMetrics) != "0" {
+		up.MustRegister(upstream.ProberResults, upstream.ProberDuration)
+		pw.MustRegister(probewheel.ProberResults, probewheel.ProberDuration)
+	}
 	pw.MustRegister(probewheel.SchedulerMetrics()...)
 	pw.CustomMustRegister(probewheel.SchedulerCollector())
 	return pw

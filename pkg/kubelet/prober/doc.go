@@ -31,7 +31,13 @@ limitations under the License.
 // whose runs executors take from a ready queue (executor.go): one after the
 // other while runs wait, waking another executor only when more wait than
 // the one at hand takes, and parking when idle, at most as many as the pool
-// has fast slots. An idle probe costs a wheel timer
+// has fast slots. Runs of the loop's own tick whose probe's last run was
+// quick (under 1 ms) need no executor: the loop runs them itself, for up to
+// 1 ms per tick, and if one of them is still going 2 ms after the batch
+// started (a target that just began to hang) or would block on a full
+// results channel, a new goroutine takes the wheel over and the old one
+// becomes an executor (inline.go), so no run ever holds the wheel up for
+// longer than 2 ms. An idle probe costs a wheel timer
 // in a worker struct; the goroutines are the runs in flight, the parked
 // executors and the scheduler's, and all of them exit when the last probe
 // stops. scheduler.go has the state machine and the lock order.
@@ -89,12 +95,13 @@ limitations under the License.
 // waiting, and a waiting run costs a parked goroutine, not CPU.
 //
 // Limits of the design: a probe that turns slow holds a fast slot for
-// slowAfter on its first slow run; probes that are healthy but merely slow
-// (a 50 ms exec) share the slow lane with hung ones, so while more than 2048
-// runs hang at once, slow probes wait (and drop ticks) though fast probes do
-// not; classification is per probe, by its last run, so a probe that
-// alternates between fast and hung pays the slowAfter toll each time it
-// hangs; and a run whose Set finds room in a results channel but loses it to
+// slowAfter on its first slow run, and if the loop was running it itself,
+// the runs queued behind it on its tick start up to 2 ms late, once; probes
+// that are healthy but merely slow (a 50 ms exec) share the slow lane with
+// hung ones, so while more than 2048 runs hang at once, slow probes wait
+// (and drop ticks) though fast probes do not; classification is per probe,
+// by its last run, so a probe that alternates between fast and hung pays
+// the slowAfter toll each time it hangs; and a run whose Set finds room in a results channel but loses it to
 // another run before it sends blocks with its slot, as before this change
 // (at most the runs in flight when the channel fills; they move to the slow
 // lane after slowAfter like any overrun).
@@ -170,6 +177,10 @@ limitations under the License.
 //     itself, so it cannot remove a newer worker for the same probe.
 //   - Runs may wait for an executor slot (prober_scheduler_queue_wait_seconds);
 //     with healthy probes and the default pool they do not.
+//   - Runs due on the same tick as a quick probe's run that turns slow on the
+//     loop's goroutine may start up to 2 ms late, once: the runs queued
+//     behind it wait until the watchdog hands the wheel off
+//     (TestSchedulerInlineRunThatBlocks).
 //
 // AddPod skips only the container whose probe worker exists instead of
 // returning: that is upstream's own fix (kubernetes#138930, after v1.36),

@@ -24,10 +24,11 @@ package prober
 // woken but not yet at the queue), one is woken, or started. An executor
 // that takes a run and leaves more behind does the same, so the executors
 // working grow with the backlog: a tick's ten due runs of a microsecond each
-// take one or two wake-ups, ten slow ones soon run side by side. Runs never
-// execute on the loop's goroutine, and the pool's slots, not the executors,
-// bound how many run at once: every run in the queue or on an executor
-// holds one (or gave it up, delivery.go).
+// take one or two wake-ups, ten slow ones soon run side by side. Quick runs
+// of the loop's own tick need no executor at all: the loop takes them itself
+// (inline.go). The pool's slots, not the executors, bound how many run at
+// once: every run in the queue, on an executor or on the loop holds one (or
+// gave it up, delivery.go).
 //
 // Example, runs A, B, C due at one tick, all executors parked:
 //
@@ -52,6 +53,8 @@ type readyQueue struct {
 func (q *readyQueue) len() int { return len(q.items) - q.head }
 
 func (q *readyQueue) push(w *worker) { q.items = append(q.items, w) }
+
+func (q *readyQueue) peek() *worker { return q.items[q.head] }
 
 func (q *readyQueue) pop() *worker {
 	w := q.items[q.head]
@@ -88,6 +91,7 @@ func (s *scheduler) wakeExecutor() {
 		return
 	}
 	s.spinning++
+	s.wakeups++
 	if n := len(s.idle); n > 0 {
 		e := s.idle[n-1]
 		s.idle[n-1] = nil
@@ -95,14 +99,13 @@ func (s *scheduler) wakeExecutor() {
 		e.wake <- struct{}{}
 		return
 	}
-	go s.execute(&executor{wake: make(chan struct{}, 1)})
+	go s.execute(&executor{wake: make(chan struct{}, 1)}, true)
 }
 
-// execute is an executor's goroutine. It starts spinning: whoever started or
-// woke it counted it in s.spinning.
-func (s *scheduler) execute(e *executor) {
+// execute is an executor's goroutine. spinning: whoever started it counted it
+// in s.spinning (a loop that handed the wheel off did not).
+func (s *scheduler) execute(e *executor, spinning bool) {
 	s.mu.Lock()
-	spinning := true
 	for {
 		if s.readyQ.len() == 0 {
 			if spinning {

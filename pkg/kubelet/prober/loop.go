@@ -24,9 +24,9 @@ import (
 
 // loop is the wheel's goroutine. It sleeps until the earliest of the
 // wheel's next non-empty slot, the pool's next possible demotion and
-// maxLoopSleep; then it dispatches what is due, moves overrun fast runs, and
-// sleeps again. It retires, with the parked executors, when the last worker
-// exits.
+// maxLoopSleep; then it dispatches what is due, moves overrun fast runs,
+// executes the quick ones of the due runs itself (inline.go), and sleeps
+// again. It retires, with the parked executors, when the last worker exits.
 //
 // How it sleeps matters at density. A one-shot timer re-armed at every sleep
 // is a new entry in the runtime's timer heap, earlier than the one the idle
@@ -38,6 +38,15 @@ import (
 // otherwise (always, with a clock that has no tickers). Empty ticker
 // wake-ups are bounded by denseTicks-1 per gap.
 func (s *scheduler) loop() {
+	if s.wheelLoop() {
+		s.execute(&executor{wake: make(chan struct{}, 1)}, false)
+	}
+}
+
+// wheelLoop is the loop proper. It returns true when it handed the wheel to
+// another goroutine during a run it executed itself: its goroutine then
+// serves as an executor.
+func (s *scheduler) wheelLoop() (handedOff bool) {
 	var timer clock.Timer
 	var ticker clock.Ticker
 	tc, canTick := s.clock.(clock.WithTicker)
@@ -56,15 +65,25 @@ func (s *scheduler) loop() {
 			s.armed = noWake
 			s.retireExecutors()
 			s.mu.Unlock()
-			return
+			return false
 		}
 		now := s.now()
 		s.fired = s.wheel.advance(floorTick(now), s.fired[:0])
 		for i, t := range s.fired {
-			s.run(t.owner, now, t.owner.sched.ticker.due)
+			// Queued without waking an executor: runInline takes them.
+			if w := t.owner; s.dispatch(w, now, w.sched.ticker.due) {
+				s.enqueue(w)
+			}
 			s.fired[i] = nil
 		}
 		s.startDemoted(now)
+		if s.readyQ.len() > 0 {
+			if !s.runInline() {
+				s.mu.Unlock()
+				return true
+			}
+			now = s.now()
+		}
 		wake := floorTick(now + maxLoopSleep)
 		if tick, ok := s.wheel.next(); ok {
 			wake = min(wake, tick)

@@ -30,10 +30,11 @@ import (
 // A worker's next run sits in the timing wheel (wheel.go). One goroutine,
 // the loop (loop.go), sleeps until the wheel's next non-empty slot and
 // dispatches what is due to the pool (pool.go), which admits each run to a
-// slot or queues it. Executors (executor.go) run the admitted runs: never
-// the loop, so a slow probe cannot delay the wheel. When a run ends, its
-// executor files the worker's next run (ticker.go) and takes over the run
-// that waited longest for the freed slot.
+// slot or queues it. Executors (executor.go) run the admitted runs, except
+// quick runs of the tick, which the loop runs itself, handing the wheel to a
+// new goroutine if one of them blocks (inline.go): a slow probe cannot delay
+// the wheel. When a run ends, whoever ran it files the worker's next run
+// (ticker.go) and takes over the run that waited longest for the freed slot.
 //
 // Each worker is in exactly one state:
 //
@@ -77,9 +78,18 @@ type scheduler struct {
 	// idle executors, most recently parked last.
 	idle    []*executor
 	maxIdle int
+	// wakeups counts executors woken or started, what runInline saves;
+	// handOffs, the loops started while the loop's goroutine was in a run.
+	wakeups, handOffs int64
 	// Buffers the loop reuses.
 	fired   []*wheelTimer
 	started []*worker
+	// inlineRun is the run the loop is executing on its own goroutine
+	// (loop.go's runInline), if any; handOff clears it when another
+	// goroutine takes the wheel over meanwhile.
+	inlineRun  *worker
+	batchStart time.Duration
+	watchdog   clock.Timer
 }
 
 // schedulerConfig is what a scheduler is built from. Zero fields take the
@@ -144,6 +154,9 @@ type workerSched struct {
 	resume chan struct{}
 	// slow: the last run overran slowAfter, so the next one starts in the slow lane.
 	slow bool
+	// quick: the last run took less than inlineMaxRun, so the loop may run
+	// the next one itself.
+	quick bool
 	// triggered: a manual run was asked for and not yet started, like a value
 	// in upstream's one-slot manualTriggerCh.
 	triggered bool
@@ -314,6 +327,9 @@ func (s *scheduler) detach(w *worker) bool {
 	if next := s.pool.detach(w, now); next != nil {
 		s.admit(next, true) // this executor waits in Set: another one takes the slot's next run
 	}
+	if s.inlineRun == w {
+		s.handOff() // the loop itself waits in Set: the wheel cannot wait with it
+	}
 	s.rearm()
 	return true
 }
@@ -429,6 +445,7 @@ func (s *scheduler) finish(w *worker, a action, keepGoing bool) {
 	}
 	ws.busy += now - ws.startedAt
 	ws.slow = ws.busy >= s.pool.limits.slowAfter
+	ws.quick = ws.busy < inlineMaxRun
 	if next := s.pool.release(w, now); next != nil {
 		s.admit(next, false)
 	}

@@ -1,0 +1,135 @@
+/*
+Copyright 2026 The probewheel Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package prober
+
+import (
+	"time"
+
+	"k8s.io/utils/clock"
+)
+
+// The loop runs quick runs itself. Handing a tick's due runs to an executor
+// costs a goroutine wake-up on top of the loop's own — a trip through the Go
+// scheduler and a futex, about what a whole no-op probe run costs — so at
+// density the hand-off was most of what probewheel added to a run. Instead
+// the goroutine that woke for a tick executes that tick's runs, one after the
+// other, as long as each is known to be quick (its probe's last run took less
+// than inlineMaxRun) and the batch has not used up inlineBudget; whatever is
+// left goes to executors as before.
+//
+// The wheel must never wait behind a run (Netty #11724: a slow task run on
+// the wheel's thread makes every timer late). So the loop's goroutine is the
+// wheel's only while it is not in a run for long: a watchdog timer armed for
+// the batch hands the wheel to a new goroutine when a run is still going
+// inlineWatch after the batch started, and a run about to block on a full
+// results channel (delivery.go) hands it off at once. The old goroutine
+// finishes its run and serves as an executor from then on. This is the
+// leader/follower pattern, with the follower started only when needed.
+//
+// Example, tick 250 with runs A, B, C due, all quick, B's target has just
+// started to hang:
+//
+//	loop (G1) wakes for tick 250, arms the watchdog for 2 ms, runs A (12 µs)
+//	G1 runs B, which hangs
+//	2 ms after the batch started the watchdog fires: G2 becomes the loop,
+//	an executor takes C
+//	G1: B times out; its probe is no longer quick. G1 is now an executor.
+//
+// So a quick probe that turns slow delays the runs queued behind it on its
+// tick by at most inlineWatch, once, and never the wheel.
+
+// inlineMaxRun: the loop runs a probe itself only if its last run took less.
+// No-op and loopback probes take tens to hundreds of microseconds.
+const inlineMaxRun = time.Millisecond
+
+// inlineBudget: the loop stops taking runs itself once a batch has taken
+// this long, and wakes an executor for the rest, so that a crowded tick
+// still spreads over the cores.
+const inlineBudget = time.Millisecond
+
+// inlineWatch: a batch still running this long after it started hands the
+// wheel to a new goroutine. A batch of quick runs ends within inlineBudget
+// plus one run under inlineMaxRun, so only a run that is not quick any more
+// lasts until then; the wheel is never more than that behind because of a run.
+const inlineWatch = inlineBudget + inlineMaxRun
+
+// runInline executes the ready runs on the loop's goroutine, as long as each
+// is a quick fast-lane probe run and the batch is within inlineBudget, and
+// wakes an executor for the rest. It reports false if the wheel was handed
+// to another goroutine meanwhile: the caller is then no longer the loop.
+// Called with s.mu held; it releases it during each run.
+func (s *scheduler) runInline() bool {
+	dc, ok := s.clock.(clock.WithDelayedExecution)
+	if !ok {
+		s.wakeExecutor() // no watchdog, no inline runs
+		return true
+	}
+	start := s.now()
+	s.batchStart = start
+	if s.watchdog == nil {
+		s.watchdog = dc.AfterFunc(inlineWatch, s.takeOver)
+	} else {
+		s.watchdog.Reset(inlineWatch)
+	}
+	for s.readyQ.len() > 0 {
+		w := s.readyQ.peek()
+		ws := &w.sched
+		// Manual and clean-up runs come through other paths; a worker
+		// stopped or triggered meanwhile goes to an executor as well.
+		if !ws.quick || ws.lane != fastLane || ws.stopping || ws.triggered || s.now()-start >= inlineBudget {
+			break
+		}
+		s.readyQ.pop()
+		s.inlineRun = w
+		a := s.begin(w, s.now())
+		s.mu.Unlock()
+		keepGoing := w.execute(a)
+		s.mu.Lock()
+		handedOff := s.inlineRun != w
+		if !handedOff {
+			s.inlineRun = nil
+		}
+		s.finish(w, a, keepGoing)
+		if handedOff {
+			return false
+		}
+	}
+	s.watchdog.Stop()
+	s.wakeExecutor()
+	return true
+}
+
+// takeOver is the watchdog's: the loop's goroutine is still in a run,
+// unless the watchdog fired for an earlier batch while this one was starting.
+func (s *scheduler) takeOver() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.inlineRun != nil && s.now()-s.batchStart >= inlineWatch {
+		s.handOff()
+	}
+}
+
+// handOff makes a new goroutine the loop while the current one is in a run,
+// and wakes an executor for the runs it left in the ready queue. Called with
+// s.mu held.
+func (s *scheduler) handOff() {
+	s.inlineRun = nil // how the old loop learns, when its run ends, that it is no longer the loop
+	s.watchdog.Stop()
+	s.handOffs++
+	go s.loop()
+	s.wakeExecutor()
+}

@@ -35,8 +35,9 @@
 # Knobs (environment; lists separated by spaces or commas): SCALE_PODS
 # ("110 250 500 1000 2000"), SCALE_PERIODS ("1 10", seconds), SCALE_HANDLERS
 # ("mixed"; also net, exec), SCALE_EXEC_LATENCY (fake ExecSync latency, "0s"),
-# SCALE_MANY ("10x250@10": nodes x pods @ period; set and empty: none;
-# 10x500 does not get 95 % of its pods Ready on 2 cores, docs/scale.md),
+# SCALE_MANY ("10x250@10": nodes x pods @ period; set and empty: none; the
+# size measured: 10x500 failed its Ready wait in its one attempt, beside other
+# load, docs/scale.md),
 # SCALE_MAX_PODS_AT_1S (1000: larger 1 s workloads are left out, see below; 0:
 # none left out), SCALE_ROUNDS, SCALE_WINDOW (pwscale's default: max(60 s, 13
 # periods); short modes: max(30 s, (8 periods + 10 s) x 4/3)), SCALE_SETTLE

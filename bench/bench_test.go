@@ -26,6 +26,9 @@ import (
 // PROBEWHEEL_BENCH_SET (config.go).
 
 func TestMain(m *testing.M) {
+	if isStallCanary() {
+		runStallCanary()
+	}
 	if os.Getenv(envTargetServer) == "1" {
 		if err := runTargetServer(); err != nil {
 			fmt.Fprintf(os.Stderr, "target server: %v\n", err)
@@ -133,6 +136,9 @@ func benchSteady(b *testing.B, cfg *config, sc string, w workload, impl Impl) {
 	var mem float64
 	var lateness, queueWait histogram
 	var gc gcStats
+	var hostStall time.Duration
+	gcSpan := 0
+	stalls := getStallCanary()
 	lateFrom := r.nAdded
 	b.ResetTimer()
 	for n := 0; n < b.N; n++ {
@@ -140,6 +146,7 @@ func benchSteady(b *testing.B, cfg *config, sc string, w workload, impl Impl) {
 		gc0 := readGC()
 		stopProfile := cfg.startCPUProfile(b, n)
 		ws, c0 := nowNs(), cpuNs()
+		wsWall := time.Now().UnixNano()
 		r.addPods(nLate)
 		time.Sleep(win)
 		we, c1 := nowNs(), cpuNs()
@@ -152,6 +159,9 @@ func benchSteady(b *testing.B, cfg *config, sc string, w workload, impl Impl) {
 		b.StopTimer()
 		cpu += c1 - c0
 		wall += we - ws
+		spanFrom, weWall := wsWall-int64(period), wsWall+(we-ws)
+		gcSpan += gcEndsIn(spanFrom, weWall)
+		hostStall = max(hostStall, stalls.maxIn(spanFrom, weWall))
 
 		r.forEachTarget(func(i, p, k int) {
 			if k == kStart || r.tg.hung[i] != 0 {
@@ -209,6 +219,10 @@ func benchSteady(b *testing.B, cfg *config, sc string, w workload, impl Impl) {
 	b.ReportMetric(float64(ps.runs)/(float64(wall)/1e9), "runs/s")
 	b.ReportMetric(float64(lost), "lost-transitions")
 	reportObserved(b, lateness, queueWait, gc, b.N)
+	b.ReportMetric(float64(gcSpan)/float64(b.N), "gc-span-cycles")
+	if stalls != nil {
+		b.ReportMetric(ms(int64(hostStall)), "host-stall-max-ms")
+	}
 	if extra > 0 {
 		b.Logf("%d result transitions on the Updates() channels that the targets' answers do not imply (probe errors or timeouts under load)", extra)
 	}

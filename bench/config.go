@@ -25,6 +25,7 @@ const (
 	envSyncStatus   = "PROBEWHEEL_BENCH_SYNC_STATUS"   // "0": the drain loop does not call the status manager
 	envCPUProfile   = "PROBEWHEEL_BENCH_CPUPROFILE"    // directory: CPU and heap profiles of each measured window
 	envProbeMetrics = "PROBEWHEEL_BENCH_PROBE_METRICS" // "0": prober_probe_total and prober_probe_duration_seconds stay unregistered
+	// PROBEWHEEL_BENCH_STALL_CANARY ("1": report the machine's own stalls) is in disturb.go.
 )
 
 type config struct {

@@ -21,6 +21,8 @@ all: test
 test: vet verify-patches verify-patches-test unit fuzz bench-smoke verify-docs
 
 vet:
+	@out=$$("$$($(GO) env GOROOT)/bin/gofmt" -l pkg bench e2e); \
+	if [ -n "$$out" ]; then echo "gofmt -l: not formatted (upstream's verify-gofmt would reject the patch):"; echo "$$out"; exit 1; fi
 	$(GO) vet ./pkg/... ./bench/...
 	$(GO) vet -tags e2e ./e2e/...
 

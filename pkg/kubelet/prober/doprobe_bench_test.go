@@ -21,8 +21,8 @@ import (
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
-	"k8s.io/component-base/metrics"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/component-base/metrics"
 	"k8s.io/klog/v2"
 	"k8s.io/kubernetes/pkg/probe"
 	"k8s.io/utils/exec"

@@ -136,4 +136,3 @@ func TestWorkerSharesThePodsContainer(t *testing.T) {
 		})
 	}
 }
-

@@ -232,7 +232,7 @@ type execInContainer struct {
 
 func (pb *prober) newExecInContainer(ctx context.Context, pod *v1.Pod, container v1.Container, containerID kubecontainer.ContainerID, cmd []string, timeout time.Duration) exec.Cmd {
 	return &execInContainer{
-		run:       func() ([]byte, error) { return pb.runner.RunInContainer(ctx, containerID, cmd, timeout) },
+		run:           func() ([]byte, error) { return pb.runner.RunInContainer(ctx, containerID, cmd, timeout) },
 		pod:           pod,
 		containerName: container.Name,
 	}

@@ -40,7 +40,7 @@ var (
 	// first on its own goroutine (its probe's last run was quick) hangs:
 	// the others start when the watchdog hands the wheel off (inline.go).
 	behindInline = &divergence{"behind-an-inline-run-that-turns-slow",
-		"Runs due on the same tick as a quick probe's run that turns slow on the loop's goroutine may start up to 2 ms late"}
+		"Runs due on the same tick as a quick probe's run that turns slow on the loop's goroutine may start up to 6 ms late"}
 )
 
 // allowedDivergences are the differences the comparison accepts, each only

@@ -33,11 +33,11 @@ limitations under the License.
 // the one at hand takes, and parking when idle, at most as many as the pool
 // has fast slots. Runs of the loop's own tick whose probe's last run was
 // quick (under 1 ms) need no executor: the loop runs them itself, for up to
-// 1 ms per tick, and if one of them is still going 2 ms after the batch
-// started (a target that just began to hang) or would block on a full
-// results channel, a new goroutine takes the wheel over and the old one
-// becomes an executor (inline.go), so no run ever holds the wheel up for
-// longer than 2 ms. An idle probe costs a wheel timer
+// 1 ms per tick, and if one of them is still going at the loop's first tick
+// 2 ms after the batch started (a target that just began to hang) or would
+// block on a full results channel, a new goroutine takes the wheel over and
+// the old one becomes an executor (inline.go), so no run ever holds the
+// wheel up for longer than about 6 ms. An idle probe costs a wheel timer
 // in a worker struct; the goroutines are the runs in flight, the parked
 // executors and the scheduler's, and all of them exit when the last probe
 // stops. scheduler.go has the state machine and the lock order.
@@ -96,7 +96,7 @@ limitations under the License.
 //
 // Limits of the design: a probe that turns slow holds a fast slot for
 // slowAfter on its first slow run, and if the loop was running it itself,
-// the runs queued behind it on its tick start up to 2 ms late, once; probes
+// the runs queued behind it on its tick start up to 6 ms late, once; probes
 // that are healthy but merely slow (a 50 ms exec) share the slow lane with
 // hung ones, so while more than 2048 runs hang at once, slow probes wait
 // (and drop ticks) though fast probes do not; classification is per probe,
@@ -178,7 +178,7 @@ limitations under the License.
 //   - Runs may wait for an executor slot (prober_scheduler_queue_wait_seconds);
 //     with healthy probes and the default pool they do not.
 //   - Runs due on the same tick as a quick probe's run that turns slow on the
-//     loop's goroutine may start up to 2 ms late, once: the runs queued
+//     loop's goroutine may start up to 6 ms late, once: the runs queued
 //     behind it wait until the watchdog hands the wheel off
 //     (TestSchedulerInlineRunThatBlocks).
 //

@@ -35,7 +35,8 @@ import (
 // the wheel's thread makes every timer late). So the loop's goroutine is the
 // wheel's only while it is not in a run for long: a watchdog timer armed for
 // the batch hands the wheel to a new goroutine when a run is still going
-// inlineWatch after the batch started, and a run about to block on a full
+// inlineWatch after the batch started (at the loop's first tick after that:
+// watchdogAfter), and a run about to block on a full
 // results channel (delivery.go) hands it off at once. The old goroutine
 // finishes its run and serves as an executor from then on. This is the
 // leader/follower pattern, with the follower started only when needed.
@@ -43,14 +44,14 @@ import (
 // Example, tick 250 with runs A, B, C due, all quick, B's target has just
 // started to hang:
 //
-//	loop (G1) wakes for tick 250, arms the watchdog for 2 ms, runs A (12 µs)
+//	loop (G1) wakes for tick 250, arms the watchdog for tick 251, runs A (12 µs)
 //	G1 runs B, which hangs
-//	2 ms after the batch started the watchdog fires: G2 becomes the loop,
-//	an executor takes C
+//	at tick 251, 4 ms after the batch started, the watchdog fires: G2 becomes
+//	the loop, an executor takes C
 //	G1: B times out; its probe is no longer quick. G1 is now an executor.
 //
 // So a quick probe that turns slow delays the runs queued behind it on its
-// tick by at most inlineWatch, once, and never the wheel.
+// tick by at most inlineWatchMax, once, and the wheel by no more.
 
 // inlineMaxRun: the loop runs a probe itself only if its last run took less.
 // No-op and loopback probes take tens to hundreds of microseconds.
@@ -67,12 +68,37 @@ const inlineBudget = time.Millisecond
 // lasts until then; the wheel is never more than that behind because of a run.
 const inlineWatch = inlineBudget + inlineMaxRun
 
+// watchdogSlack puts the watchdog just after the loop's ticker tick it is
+// aligned with (watchdogAfter), so that one wake-up of the runtime's timers
+// serves both.
+const watchdogSlack = 50 * time.Microsecond
+
+// inlineWatchMax bounds how long after a batch started the watchdog fires.
+const inlineWatchMax = inlineWatch + schedulerTick + watchdogSlack
+
+// watchdogAfter is how long after start the watchdog of a batch fires: at
+// least inlineWatch, and, while the loop sleeps on its ticker (created at
+// tickerAt), with the first tick after that. A watchdog of its own, 2 ms
+// after every batch, was the earliest timer in the runtime's heap for each
+// tick: the idle P's netpoll was broken to re-arm for it and woke for it
+// once more after the batch had stopped it, which tripled the wake-ups at
+// 110 pods, where most ticks carry one run.
+func watchdogAfter(start time.Duration, dense bool, tickerAt time.Duration) time.Duration {
+	if !dense {
+		return inlineWatch
+	}
+	ticks := (start + inlineWatch - tickerAt + schedulerTick - 1) / schedulerTick
+	return tickerAt + ticks*schedulerTick + watchdogSlack - start
+}
+
 // runInline executes the ready runs on the loop's goroutine, as long as each
 // is a quick fast-lane probe run and the batch is within inlineBudget, and
 // wakes an executor for the rest. It reports false if the wheel was handed
 // to another goroutine meanwhile: the caller is then no longer the loop.
-// Called with s.mu held; it releases it during each run.
-func (s *scheduler) runInline() bool {
+// dense and tickerAt say whether the loop sleeps on its ticker and when it
+// created it (watchdogAfter). Called with s.mu held; it releases it during
+// each run.
+func (s *scheduler) runInline(dense bool, tickerAt time.Duration) bool {
 	dc, ok := s.clock.(clock.WithDelayedExecution)
 	if !ok {
 		s.wakeExecutor() // no watchdog, no inline runs
@@ -80,10 +106,11 @@ func (s *scheduler) runInline() bool {
 	}
 	start := s.now()
 	s.batchStart = start
+	d := watchdogAfter(start, dense, tickerAt)
 	if s.watchdog == nil {
-		s.watchdog = dc.AfterFunc(inlineWatch, s.takeOver)
+		s.watchdog = dc.AfterFunc(d, s.takeOver)
 	} else {
-		s.watchdog.Reset(inlineWatch)
+		s.watchdog.Reset(d)
 	}
 	for s.readyQ.len() > 0 {
 		w := s.readyQ.peek()

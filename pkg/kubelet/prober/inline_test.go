@@ -105,7 +105,7 @@ func TestSchedulerInlineRunThatBlocks(t *testing.T) {
 			readyOf: func(c *v1.Container) { c.LivenessProbe = execProbe(1) },
 			// Fewer than the fast slots: no demotion toll (pool.go) here.
 			quick:    8,
-			wantLate: inlineWatch,
+			wantLate: inlineWatchMax,
 		},
 		{
 			name: "results channel full",
@@ -190,6 +190,40 @@ func TestSchedulerInlineRunThatBlocks(t *testing.T) {
 					}
 				}
 			})
+		})
+	}
+}
+
+// TestWatchdogAfter: the watchdog fires at least inlineWatch after its batch
+// started, at most inlineWatchMax, and, while the loop sleeps on its ticker,
+// just after one of the ticker's ticks, so that it needs no wake-up of its
+// own.
+func TestWatchdogAfter(t *testing.T) {
+	ms := time.Millisecond
+	for _, tc := range []struct {
+		name            string
+		start, tickerAt time.Duration
+		dense           bool
+		want            time.Duration
+	}{
+		{"on a one-shot timer", 10 * ms, 0, false, inlineWatch},
+		{"batch right at a tick", 8 * ms, 0, true, 4*ms + watchdogSlack},
+		{"batch 1 ms into a tick", 9 * ms, 0, true, 3*ms + watchdogSlack},
+		{"batch 2 ms into a tick: the next tick is exactly inlineWatch away", 10 * ms, 0, true, 2*ms + watchdogSlack},
+		{"batch 2.5 ms into a tick: the tick after", 10*ms + ms/2, 0, true, 5*ms + ms/2 + watchdogSlack},
+		{"a ticker created off the tick grid", 10 * ms, 7 * ms, true, 5*ms + watchdogSlack},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := watchdogAfter(tc.start, tc.dense, tc.tickerAt)
+			if got != tc.want {
+				t.Errorf("watchdogAfter(%v, %v, %v) = %v, want %v", tc.start, tc.dense, tc.tickerAt, got, tc.want)
+			}
+			if got < inlineWatch || got > inlineWatchMax {
+				t.Errorf("watchdogAfter = %v, outside [inlineWatch, inlineWatchMax] = [%v, %v]", got, inlineWatch, inlineWatchMax)
+			}
+			if tc.dense && (tc.start+got-watchdogSlack-tc.tickerAt)%schedulerTick != 0 {
+				t.Errorf("watchdog at %v is not %v after one of the ticker's ticks (created at %v)", tc.start+got, watchdogSlack, tc.tickerAt)
+			}
 		})
 	}
 }

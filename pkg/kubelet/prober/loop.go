@@ -49,6 +49,7 @@ func (s *scheduler) loop() {
 func (s *scheduler) wheelLoop() (handedOff bool) {
 	var timer clock.Timer
 	var ticker clock.Ticker
+	var tickerAt time.Duration // when ticker was created: it ticks every schedulerTick after
 	tc, canTick := s.clock.(clock.WithTicker)
 	defer func() {
 		if timer != nil {
@@ -78,7 +79,7 @@ func (s *scheduler) wheelLoop() (handedOff bool) {
 		}
 		s.startDemoted(now)
 		if s.readyQ.len() > 0 {
-			if !s.runInline() {
+			if !s.runInline(ticker != nil, tickerAt) {
 				s.mu.Unlock()
 				return true
 			}
@@ -109,6 +110,7 @@ func (s *scheduler) wheelLoop() (handedOff bool) {
 		var c <-chan time.Time
 		if dense {
 			if ticker == nil {
+				tickerAt = s.now()
 				ticker = tc.NewTicker(schedulerTick)
 			}
 			c = ticker.C()

@@ -26,11 +26,12 @@ vet:
 	$(GO) vet ./pkg/... ./bench/...
 	$(GO) vet -tags e2e ./e2e/...
 
-# The package's tests, and the timing cases side by side with upstream's package; then the
-# package again with the ProbeTimerWheel gate off by default (upstream's per-probe loop).
+# The package's tests, the timing cases side by side with upstream's package and the
+# benchmark harness's own tests; then the package again with the ProbeTimerWheel gate off by
+# default (upstream's per-probe loop).
 GATE_OFF := -ldflags=-X=$(shell awk '$$1 == "module" {print $$2; exit}' go.mod)/pkg/features.probeTimerWheelDefault=false
 unit:
-	$(GO) test -race -count=1 $(PKG) ./bench/parity/
+	$(GO) test -race -count=1 $(PKG) ./bench/parity/ ./bench/
 	$(GO) test -race -count=1 $(GATE_OFF) $(PKG)
 
 # The wheel is single-threaded: -race would only slow the fuzzer down.

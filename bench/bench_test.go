@@ -130,7 +130,13 @@ func benchSteady(b *testing.B, cfg *config, sc string, w workload, impl Impl) {
 		act += int64(period)
 	}
 	cfg.progressf("  %d probes, warm-up %s, %d window(s) of %s", r.probes(), warm, b.N, win)
-	time.Sleep(warm)
+	stalls := getStallCanary()
+	// The first window's intervals open up to a period before it: what the
+	// scheduler's histograms and a trace show starts there (warm ≥ period).
+	time.Sleep(warm - period)
+	l0, q0 := schedHistograms()
+	tr := startWindowLates(b, cfg, 0)
+	time.Sleep(period)
 
 	var cpu, wall, goroutines int64
 	var mem float64
@@ -138,30 +144,41 @@ func benchSteady(b *testing.B, cfg *config, sc string, w workload, impl Impl) {
 	var gc gcStats
 	var hostStall time.Duration
 	gcSpan := 0
-	stalls := getStallCanary()
 	lateFrom := r.nAdded
 	b.ResetTimer()
 	for n := 0; n < b.N; n++ {
-		l0, q0 := schedHistograms()
+		if n > 0 {
+			tr = startWindowLates(b, cfg, n)
+		}
 		gc0 := readGC()
 		stopProfile := cfg.startCPUProfile(b, n)
+		if tr != nil {
+			ps.lateOver, ps.lates = int64(lateOver), ps.lates[:0]
+		}
 		ws, c0 := nowNs(), cpuNs()
 		wsWall := time.Now().UnixNano()
+		tr.windowStart(ws, wsWall)
 		r.addPods(nLate)
 		time.Sleep(win)
 		we, c1 := nowNs(), cpuNs()
 		stopProfile()
+		tr.stop(b)
 		gcw := readGC().since(gc0)
 		l1, q1 := schedHistograms()
 		lateness, queueWait = lateness.add(l1.since(l0)), queueWait.add(q1.since(q0))
+		l0, q0 = l1, q1
 		gc.cycles += gcw.cycles
 		gc.maxPause = max(gc.maxPause, gcw.maxPause)
 		b.StopTimer()
 		cpu += c1 - c0
 		wall += we - ws
 		spanFrom, weWall := wsWall-int64(period), wsWall+(we-ws)
-		gcSpan += gcEndsIn(spanFrom, weWall)
 		hostStall = max(hostStall, stalls.maxIn(spanFrom, weWall))
+		// A cycle whose mark phase overlaps the window's end terminates within
+		// gcMarkSlack; count it before the harness forces one (heapStack).
+		time.Sleep(gcMarkSlack)
+		gcSpan += gcEndsIn(spanFrom, weWall+int64(gcMarkSlack))
+		tr.noteGC(spanFrom, weWall+int64(gcMarkSlack))
 
 		r.forEachTarget(func(i, p, k int) {
 			if k == kStart || r.tg.hung[i] != 0 {
@@ -193,6 +210,7 @@ func benchSteady(b *testing.B, cfg *config, sc string, w workload, impl Impl) {
 		goroutines += int64(runtime.NumGoroutine() - r.baseG)
 		mem += float64(int64(heapStack())-int64(r.baseMem)) / float64(r.probes())
 		cfg.writeHeapProfile(b, n)
+		tr.write(b, period, r.target(r.nInit, 0, 0), ps.lates)
 		if n+1 < b.N {
 			time.Sleep(200 * time.Millisecond) // let the GC's disturbance pass
 		}

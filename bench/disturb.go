@@ -135,6 +135,11 @@ func runStallCanary() {
 	}
 }
 
+// gcMarkSlack: a GC cycle whose stop-the-world end falls this long after a
+// span may have been marking during it. Mark phases at the benchmark's heap
+// sizes last tens of milliseconds (gctrace at 30,000 probes).
+const gcMarkSlack = 200 * time.Millisecond
+
 // gcEndsIn counts the GC cycles whose stop-the-world end falls in
 // [from, to] (Unix ns), of the runtime's last 256.
 func gcEndsIn(from, to int64) int {

@@ -14,6 +14,9 @@ type periodStats struct {
 	runs   int64   // arrivals inside the windows
 	tail   []int64 // per target: missed runs already counted for the open gap
 	dump   bool
+	// lateOver > 0: intervals off by more than it are kept in lates (envTrace).
+	lateOver int64
+	lates    []lateArrival
 }
 
 func newPeriodStats(period int64, nTargets int, dump bool) *periodStats {
@@ -48,6 +51,9 @@ func (s *periodStats) addTarget(i int, arr []int64, ws, we, act int64) {
 			d := iv - s.period
 			if s.dump {
 				s.signed = append(s.signed, d)
+			}
+			if s.lateOver > 0 && (d > s.lateOver || d < -s.lateOver) {
+				s.lates = append(s.lates, lateArrival{target: i, at: a, diff: d})
 			}
 			if d < 0 {
 				d = -d

@@ -139,3 +139,35 @@ func TestAddressing(t *testing.T) {
 		t.Errorf("parseCID = %d %v", c, ok)
 	}
 }
+
+// TestPeriodStatsLates: with lateOver set, intervals off by more than it are
+// kept with their sign and arrival, whichever way they are off.
+func TestPeriodStatsLates(t *testing.T) {
+	ms := int64(time.Millisecond)
+	for _, c := range []struct {
+		name     string
+		lateOver int64
+		arr      []int64
+		want     []lateArrival
+	}{
+		{"off", 0, []int64{1 * sec, 2*sec + 20*ms, 3 * sec}, nil},
+		{"late then early", 12 * ms, []int64{1 * sec, 2*sec + 20*ms, 3 * sec},
+			[]lateArrival{{7, 2*sec + 20*ms, 20 * ms}, {7, 3 * sec, -20 * ms}}},
+		{"under the bound", 12 * ms, []int64{1 * sec, 2*sec + 12*ms, 3*sec + 12*ms}, nil},
+		{"before the window", 12 * ms, []int64{0, 1*sec + 50*ms, 2*sec + 50*ms}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ps := newPeriodStats(sec, 8, false)
+			ps.lateOver = c.lateOver
+			ps.addTarget(7, c.arr, sec+500*ms, 4*sec, 0)
+			if len(ps.lates) != len(c.want) {
+				t.Fatalf("lates = %v, want %v", ps.lates, c.want)
+			}
+			for k := range c.want {
+				if ps.lates[k] != c.want[k] {
+					t.Errorf("lates[%d] = %v, want %v", k, ps.lates[k], c.want[k])
+				}
+			}
+		})
+	}
+}

@@ -196,6 +196,9 @@ func (t *targets) arrive(i int) (fail, hung bool) {
 	if c == 0 {
 		t.first[i].Store(ts)
 	}
+	if tracingArrivals.Load() {
+		logArrival(i)
+	}
 	return t.fail[i].Load() != 0, t.hung[i] != 0
 }
 

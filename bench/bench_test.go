@@ -460,6 +460,9 @@ func (c *config) startCPUProfile(b *testing.B, window int) (stop func()) {
 	if c.profileDir == "" {
 		return func() {}
 	}
+	if err := os.MkdirAll(c.profileDir, 0o755); err != nil {
+		b.Fatal(err)
+	}
 	f, err := os.Create(filepath.Join(c.profileDir, profileName(b, c.round)+fmt.Sprintf("-w%d.pprof", window)))
 	if err != nil {
 		b.Fatal(err)

@@ -495,12 +495,3 @@ func (c *config) writeHeapProfile(b *testing.B, window int) {
 		b.Error(err)
 	}
 }
-
-// profileName is the benchmark's name as a file name, with the round.
-func profileName(b *testing.B, round string) string {
-	name := strings.NewReplacer("/", "_", "=", "-").Replace(b.Name())
-	if round != "" {
-		name += "-round" + strings.ReplaceAll(round, "/", "of")
-	}
-	return name
-}

@@ -19,6 +19,12 @@ type periodStats struct {
 	lates    []lateArrival
 }
 
+// lateArrival is an interval more than periodStats.lateOver off its period.
+type lateArrival struct {
+	target   int
+	at, diff int64 // the closing arrival (nowNs); interval − period
+}
+
 func newPeriodStats(period int64, nTargets int, dump bool) *periodStats {
 	return &periodStats{period: period, tail: make([]int64, nTargets), dump: dump}
 }

@@ -1,3 +1,5 @@
+//go:build linux
+
 package bench
 
 import (
@@ -10,6 +12,7 @@ import (
 	"runtime/trace"
 	"slices"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -46,11 +49,6 @@ var tracingArrivals atomic.Bool
 
 func logArrival(i int) {
 	trace.Log(context.Background(), arrivalLogCategory, strconv.Itoa(i))
-}
-
-type lateArrival struct {
-	target   int
-	at, diff int64 // nowNs of the arrival; interval − period
 }
 
 // windowLates records one window's late arrivals and, with envTrace, its
@@ -152,4 +150,13 @@ func (t *windowLates) write(b *testing.B, period time.Duration, firstAdded int, 
 	if err := os.WriteFile(t.path+".late", sb, 0o644); err != nil {
 		b.Error(err)
 	}
+}
+
+// profileName is the benchmark's name as a file name, with the round.
+func profileName(b *testing.B, round string) string {
+	name := strings.NewReplacer("/", "_", "=", "-").Replace(b.Name())
+	if round != "" {
+		name += "-round" + strings.ReplaceAll(round, "/", "of")
+	}
+	return name
 }

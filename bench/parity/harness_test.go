@@ -187,16 +187,22 @@ func (n *node) afterStart(longestPeriod time.Duration) {
 
 // addPod adds a running pod with one container named like the pod.
 func (n *node) addPod(name string, c v1.Container) *v1.Pod {
+	return n.addPodUID(name, types.UID(name), c)
+}
+
+// addPodUID adds a running pod with one container named like the pod, whose
+// ID is the pod's UID: a pod created again under the same name is another pod.
+func (n *node) addPodUID(name string, uid types.UID, c v1.Container) *v1.Pod {
 	c.Name = name
 	pod := &v1.Pod{
-		ObjectMeta: metav1.ObjectMeta{UID: types.UID(name), Name: name, Namespace: "parity"},
+		ObjectMeta: metav1.ObjectMeta{UID: uid, Name: name, Namespace: "parity"},
 		Spec:       v1.PodSpec{Containers: []v1.Container{c}},
 	}
 	n.status.SetPodStatus(klog.Background(), pod, v1.PodStatus{
 		Phase: v1.PodRunning,
 		ContainerStatuses: []v1.ContainerStatus{{
 			Name:        name,
-			ContainerID: "parity://" + name,
+			ContainerID: "parity://" + string(uid),
 			State:       v1.ContainerState{Running: &v1.ContainerStateRunning{StartedAt: metav1.Now()}},
 			Started:     ptr.To(true),
 		}},

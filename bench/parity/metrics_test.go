@@ -52,6 +52,31 @@ func series(reg metrics.KubeRegistry) []string {
 	return out
 }
 
+// vectors are each implementation's prober_probe_total and
+// prober_probe_duration_seconds.
+var vectors = map[string][2]interface {
+	metrics.Registerable
+	ClearState()
+}{
+	"upstream":   {upstream.ProberResults, upstream.ProberDuration},
+	"probewheel": {probewheel.ProberResults, probewheel.ProberDuration},
+	"gate-off":   {probewheel.ProberResults, probewheel.ProberDuration},
+}
+
+// sameSeries fails the test where an implementation's series at some step
+// differ from upstream's at that step.
+func sameSeries(t *testing.T, got map[string][][]string) {
+	t.Helper()
+	want := got["upstream"]
+	for impl, steps := range got {
+		for i := range steps {
+			if !slices.Equal(steps[i], want[i]) {
+				t.Errorf("%s, step %d: series\n%s\nwant (upstream's)\n%s", impl, i, strings.Join(steps[i], "\n"), strings.Join(want[i], "\n"))
+			}
+		}
+	}
+}
+
 // TestProbeMetrics: the same series, with the same values, come and go: a
 // series appears with its first result, and every series of a probe is
 // deleted when its worker stops.
@@ -76,15 +101,73 @@ func TestProbeMetrics(t *testing.T) {
 	for _, impl := range bench.Impls {
 		synctest.Test(t, func(t *testing.T) { got[impl.Name] = scenario(newNode(t, impl), registries[impl.Name]) })
 	}
-	want := got["upstream"]
-	if len(want) != 3 || len(want[0]) != 2 || len(want[1]) != 3 || len(want[2]) != 0 {
+	if want := got["upstream"]; len(want) != 3 || len(want[0]) != 2 || len(want[1]) != 3 || len(want[2]) != 0 {
 		t.Fatalf("upstream's series are not what the test expects: %q", want)
 	}
-	for impl, steps := range got {
-		for i := range steps {
-			if !slices.Equal(steps[i], want[i]) {
-				t.Errorf("%s, step %d: series\n%s\nwant (upstream's)\n%s", impl, i, strings.Join(steps[i], "\n"), strings.Join(want[i], "\n"))
-			}
-		}
+	sameSeries(t, got)
+}
+
+// TestProbeMetricsOfARecreatedPod: a pod deleted and created again under the
+// same name while the old one still terminates (a StatefulSet pod
+// force-deleted) is another pod, with a UID of its own. Its prober_probe_total
+// series are its own, but prober_probe_duration_seconds has no pod_uid label:
+// both pods' workers observe one series, and the old worker deletes it when it
+// exits. The new worker's next run brings it back, since upstream looks the
+// series up on every run.
+func TestProbeMetricsOfARecreatedPod(t *testing.T) {
+	got := map[string][][]string{}
+	for _, impl := range bench.Impls {
+		synctest.Test(t, func(t *testing.T) {
+			n, reg := newNode(t, impl), registries[impl.Name]
+			n.afterStart(time.Second)
+			old := n.addPodUID("web-0", "web-0-old", v1.Container{ReadinessProbe: execProbe(1)})
+			time.Sleep(500 * time.Millisecond)
+			n.addPodUID("web-0", "web-0-new", v1.Container{ReadinessProbe: execProbe(1)})
+			time.Sleep(700 * time.Millisecond) // the old pod ran at 0 and 1 s, the new one at 0.5 s
+			steps := [][]string{series(reg)}
+			n.mgr.RemovePod(old)
+			time.Sleep(2 * time.Second) // the new pod ran at 1.5 and 2.5 s
+			steps = append(steps, series(reg))
+			n.close(0)
+			got[impl.Name] = append(steps, series(reg))
+		})
 	}
+	if want := got["upstream"]; len(want) != 3 || len(want[0]) != 3 || len(want[1]) != 2 || len(want[2]) != 0 {
+		t.Fatalf("upstream's series are not what the test expects: %q", want)
+	}
+	sameSeries(t, got)
+}
+
+// TestProbeMetricsRegisteredLate: the kubelet's server registers the metrics
+// while the sync loop starts workers, and component-base metrics are no-ops
+// until they are registered. Runs before the registration count nowhere;
+// every run after it counts, in a series that appears with its first result.
+// (The race of a registration within a run is in the package's
+// TestWorkerSeriesAcrossRegistration.)
+func TestProbeMetricsRegisteredLate(t *testing.T) {
+	got := map[string][][]string{}
+	for _, impl := range bench.Impls {
+		synctest.Test(t, func(t *testing.T) {
+			vecs := vectors[impl.Name]
+			for _, v := range vecs {
+				v.ClearState() // not registered: as a kubelet whose server has not started yet
+			}
+			n := newNode(t, impl)
+			n.afterStart(time.Second)
+			pod := n.addPod("c", v1.Container{LivenessProbe: execProbe(1)})
+			time.Sleep(2500 * time.Millisecond) // runs at 0, 1 and 2 s
+			reg := metrics.NewKubeRegistry()
+			reg.MustRegister(vecs[0], vecs[1])
+			steps := [][]string{series(reg)}
+			time.Sleep(2 * time.Second) // runs at 3 and 4 s
+			steps = append(steps, series(reg))
+			n.mgr.RemovePod(pod)
+			n.close(0)
+			got[impl.Name] = append(steps, series(reg))
+		})
+	}
+	if want := got["upstream"]; len(want) != 3 || len(want[0]) != 0 || len(want[1]) != 2 || len(want[2]) != 0 {
+		t.Fatalf("upstream's series are not what the test expects: %q", want)
+	}
+	sameSeries(t, got)
 }

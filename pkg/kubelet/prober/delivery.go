@@ -30,9 +30,10 @@ import (
 // blocked runs — a node-wide readiness flip during a slow pod sync — would
 // leave no slot for the liveness probes of unrelated pods. So a run about
 // to block there detaches from the pool first: its slot goes to the next due
-// run. When the Set returns, the run takes a slot again (waiting for one if
-// the lane is full) before it goes on, since the Set of a new container's
-// initial result comes before the probe itself.
+// run. The run goes on without a slot until it is about to probe its target
+// (resume): the Set of a new container's initial result comes before the
+// probe, which takes a slot again (waiting for one if the lane is full). A
+// run whose Set was its last step ends without one.
 //
 // Only a Set that finds the channel full detaches: one that finds room does
 // not block, and detaching it would let the probe that follows the initial
@@ -43,21 +44,28 @@ import (
 type resultsDelivery struct {
 	results.Manager
 	w *worker
+	// detached: the run in flight gave its slot up in Set. Only the run's own
+	// goroutine reads or writes it.
+	detached bool
 }
 
 func (d *resultsDelivery) Set(id kubecontainer.ContainerID, result results.Result, pod *v1.Pod) {
-	detached := false
-	if updates := d.Manager.Updates(); len(updates) == cap(updates) {
+	if updates := d.Manager.Updates(); !d.detached && len(updates) == cap(updates) {
 		// Only this worker writes results for its container and probe type,
 		// so the cached value cannot change between Get and Set.
 		if prev, ok := d.Manager.Get(id); !ok || prev != result {
-			detached = d.w.probeManager.scheduler.detach(d.w)
+			d.detached = d.w.probeManager.scheduler.detach(d.w)
 		}
 	}
 	d.Manager.Set(id, result, pod)
-	if detached {
-		// The initial result of a new container comes before its probe: the
-		// run takes a slot again before it goes on.
+}
+
+// resume takes a slot again for a run that gave its slot up, before the run
+// probes its target. doProbe calls it; it does nothing for a run that holds
+// its slot, and with the ProbeTimerWheel gate off.
+func (d *resultsDelivery) resume() {
+	if d.detached {
+		d.detached = false
 		d.w.probeManager.scheduler.reattach(d.w)
 	}
 }

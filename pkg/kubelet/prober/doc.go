@@ -74,21 +74,31 @@ limitations under the License.
 // slowAfter (10 ms). While work waits for a fast slot, a fast run older than
 // slowAfter moves to the slow lane and its fast slot goes to the waiting run
 // — whether or not the slow lane has room, so that runs that hang can never
-// hold the fast lane for longer than slowAfter. From its next run on, a
-// probe that overran starts in the slow lane, and waits there while the
-// lane holds its limit of runs. So a run that blocks — a hung target up to
-// timeoutSeconds × 3 retries, a slow CRI ExecSync — delays healthy probes by
-// at most slowAfter, once, however many hang. Waiting runs queue in the order
-// they came due, one entry per probe at most, except that a fast slot goes to
-// a probe on its grid before a new worker's first run: a batch of pods added
-// at once starts hundreds of first runs, and a due probe waits for none of
-// them (TestSchedulerGridRunsGoBeforeFirstRuns).
+// hold the fast lane for longer than slowAfter. A run that has waited
+// slowAfter for a fast slot while runs were moved out of the fast lane takes
+// a slow slot instead, so that the runs queued ahead of it, which may hang
+// in turn, cannot hold it for one slowAfter per lane's worth of them. From
+// its next run on, a probe that overran starts in the slow lane, and waits
+// there while the lane holds its limit of runs. So a run that blocks — a
+// hung target up to timeoutSeconds × 3 retries, a slow CRI ExecSync — delays
+// healthy probes by at most slowAfter rounded up to the wheel's tick (12 ms,
+// and the timer's slack), once, however many hang at once, while the slow
+// lane has room
+// (TestSchedulerManyProbesTurnSlowTogether, at ten times the fast lane).
+// Waiting runs queue in the order they came due, one entry per probe at
+// most, except that a fast slot goes to a probe on its grid before a new
+// worker's first run: a batch of pods added at once starts hundreds of first
+// runs, and a due probe waits for none of them
+// (TestSchedulerGridRunsGoBeforeFirstRuns).
 //
 // A Set on a results manager whose Updates() channel is full blocks until
 // syncLoopIteration reads it. A run about to block there gives its slot up
-// (delivery.go) and finishes without one, so a stalled sync loop cannot stop
-// the probes of other pods however many readiness results change meanwhile;
-// it blocks those runs only, as upstream blocks their goroutines.
+// (delivery.go), so a stalled sync loop cannot stop the probes of other pods
+// however many readiness results change meanwhile; it blocks those runs
+// only, as upstream blocks their goroutines. A run whose Set was its last
+// step finishes without a slot (TestSchedulerFinalSetNeedsNoSlot); one whose
+// Set was a new container's initial result takes a slot again before it
+// probes (TestSchedulerReattachBeforeProbing).
 //
 // Defaults need no tuning: the fast lane has 16 slots per CPU (32 to 256)
 // because fast work is CPU; the slow lane has 2048 because slow work is
@@ -99,12 +109,13 @@ limitations under the License.
 // the runs queued behind it on its tick start up to 6 ms late, once; probes
 // that are healthy but merely slow (a 50 ms exec) share the slow lane with
 // hung ones, so while more than 2048 runs hang at once, slow probes wait
-// (and drop ticks) though fast probes do not; classification is per probe,
+// (and drop ticks), and fast runs queued behind runs that turn slow together
+// wait for the fast lane's slots again; classification is per probe,
 // by its last run, so a probe that alternates between fast and hung pays
-// the slowAfter toll each time it hangs; and a run whose Set finds room in a results channel but loses it to
-// another run before it sends blocks with its slot, as before this change
-// (at most the runs in flight when the channel fills; they move to the slow
-// lane after slowAfter like any overrun).
+// the slowAfter toll each time it hangs; and a run whose Set finds room in a
+// results channel but loses it to another run before it sends blocks with
+// its slot (at most the runs in flight when the channel fills; they move to
+// the slow lane after slowAfter like any overrun).
 //
 // # Per-run work, done once or not at all
 //
@@ -122,10 +133,17 @@ limitations under the License.
 //     when that verbosity is on.
 //   - The container ID is compared with the runtime's without formatting it
 //     (TestSameContainerID).
-//   - Once the metrics are registered, a worker keeps its prober_probe_total
-//     and prober_probe_duration_seconds series instead of looking them up
-//     by their label values on every run; a series still appears with its
-//     first result and goes with the worker (bench/parity TestProbeMetrics).
+//   - A worker keeps its prober_probe_total and prober_probe_duration_seconds
+//     series instead of looking them up on every run, and the series are
+//     exactly upstream's: it keeps a series only if the metric was
+//     registered before the look-up, and drops what it kept whenever any
+//     worker's exit has deleted series since, so a series another worker
+//     deleted (the duration series of a pod created again under the same
+//     name, which has no pod_uid label) comes back with the next run
+//     (worker.go; bench/parity TestProbeMetrics*,
+//     TestWorkerSeriesAcrossRegistration). Its label values are built when
+//     looked up, not kept in the five label maps upstream keeps in every
+//     worker (~1.7 KB).
 //
 // A run of a no-op exec probe went from 984 B in 14 allocations to 144 B in
 // 2 (BenchmarkDoProbe). These changes apply with the ProbeTimerWheel gate off

@@ -20,13 +20,10 @@ import (
 	"context"
 	"testing"
 
-	v1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/component-base/metrics"
 	"k8s.io/klog/v2"
 	"k8s.io/kubernetes/pkg/probe"
 	"k8s.io/utils/exec"
-	"k8s.io/utils/ptr"
 )
 
 // noopExec is an exec prober whose command succeeds at once.
@@ -42,27 +39,11 @@ func (noopExec) Probe(exec.Cmd) (probe.Result, string, error) { return probe.Suc
 func BenchmarkDoProbe(b *testing.B) {
 	m := newTestManager()
 	m.prober.exec = noopExec{}
-	p := execProbe(1)
-	p.Exec.Command = []string{"/bin/check", "--ready"}
-	pod := &v1.Pod{
-		ObjectMeta: metav1.ObjectMeta{UID: "bench", Name: "bench", Namespace: "ns"},
-		Spec: v1.PodSpec{Containers: []v1.Container{{
-			Name: "c", Image: "example/app:1", ReadinessProbe: p,
-			Env: []v1.EnvVar{{Name: "MODE", Value: "ready"}},
-		}}},
-	}
-	m.statusManager.SetPodStatus(klog.Background(), pod, v1.PodStatus{
-		Phase: v1.PodRunning,
-		ContainerStatuses: []v1.ContainerStatus{{
-			Name: "c", ContainerID: "test://bench/c", Started: ptr.To(true),
-			State: v1.ContainerState{Running: &v1.ContainerStateRunning{StartedAt: metav1.Now()}},
-		}},
-	})
+	w := newRunningExecWorker(m, "bench")
 	ctx := klog.NewContext(context.Background(), klog.Background())
 	// Registered as the kubelet's server registers them on /metrics/probes: unregistered
 	// component-base metrics are no-ops.
 	metrics.NewKubeRegistry().MustRegister(ProberResults, ProberDuration)
-	w := newWorker(m, readiness, pod, pod.Spec.Containers[0])
 	w.doProbe(ctx) // the first run sets the initial result
 	b.ReportAllocs()
 	for b.Loop() {

@@ -18,6 +18,7 @@ package prober
 
 import (
 	"fmt"
+	"math"
 	"runtime"
 	"time"
 )
@@ -44,10 +45,35 @@ import (
 // lane's limit bounds the runs that start there; while moved runs keep it
 // above its limit, slow runs wait.
 //
+// Moving runs out frees one lane's worth of fast slots per slowAfter, and
+// when more probes turn slow at once than the lane has slots, the runs
+// queued first take those slots and hang in turn: a healthy run queued behind
+// them would wait one slowAfter per lane's worth of them. Instead, a run
+// that has waited slowAfter for a fast slot, while runs were moved out of the
+// fast lane, takes a slot in the slow lane if it has room. A run then waits
+// for runs that block at most slowAfter, however many block, while the slow
+// lane has room. Runs that merely queue behind quick ones (a crowded tick,
+// pods added together) move nothing out and keep waiting for the fast lane,
+// whose bound holds for them.
+//
+// Example, 4 fast slots and slowAfter 10 ms on 4 ms ticks; runs A1…A40 are
+// due at 0 and all hang, H is due at 4 ms:
+//
+//	0 ms:  A1–A4 take the fast slots; A5–A40 wait
+//	4 ms:  H waits behind them
+//	12 ms: A1–A4 overran: moved to the slow lane; A5–A8 take their fast
+//	       slots; A9–A40 have waited 12 ms, and runs were moved out: slow lane
+//	16 ms: H has waited 12 ms, and runs were moved out: slow lane, starts
+//
+// Without the second move, A5–A40 would take the fast slots four at a time,
+// every 12 ms, and H would start after them, at 120 ms.
+//
 // A run may also leave its lane for a while (detach): a run whose changed
 // result waits for syncLoopIteration to read the results channel waits on
-// the kubelet, not on its target (delivery.go). It takes a slot in its lane
-// again (reattach) before it goes on.
+// the kubelet, not on its target (delivery.go). It takes a slot again
+// (reattach) before it probes, and none if all it has left is to end; it
+// takes it in the lane its probe's runs start in, so that a run moved to the
+// slow lane because it waited does not wait there behind runs that hang.
 //
 // Invariants, with running counted per lane:
 //
@@ -56,6 +82,7 @@ import (
 //	a worker is in at most one list: pending[fast], firsts, pending[slow] or fastRuns
 //	pending[fast] and firsts are non-empty only while every fast slot is taken
 //	pending[slow] is non-empty only while running[slow] >= limits.slow
+//	every list is in the order its workers joined it (queuedAt, or startedAt for fastRuns)
 //
 // A worker waits in a queue at most once, so the queues are bounded by the
 // number of probes; runs in flight are at most limits.fast + limits.slow
@@ -74,6 +101,15 @@ type pool struct {
 	firsts   workerList // first runs waiting for a fast slot, after pending[fastLane]
 	fastRuns workerList // fast-lane runs, oldest start first
 	detached int        // runs in flight that hold no slot
+	// movedAt is when runs were last moved out of the fast lane (demote).
+	movedAt time.Duration
+}
+
+// neverMoved is pool.movedAt before any run was moved.
+const neverMoved = time.Duration(math.MinInt64)
+
+func newPool(limits poolLimits) pool {
+	return pool{limits: limits, movedAt: neverMoved}
 }
 
 // lane is where a run holds its slot.
@@ -106,16 +142,24 @@ type poolLimits struct {
 	slowAfter time.Duration
 }
 
-// defaultPoolLimits sizes the pool for any node without tuning. Healthy
-// probes take well under a millisecond of CPU, so the fast lane needs only a
-// few slots per core. The slow lane is sized for waiting work — 10% of the
-// probes of a node with 10,000 pods and two probes each hung at once — since
-// a waiting run costs a parked goroutine, not CPU.
+// The default pool, sized for any node without tuning. Healthy probes take
+// well under a millisecond of CPU, so the fast lane needs only a few slots
+// per core. The slow lane is sized for waiting work — 10% of the probes of a
+// node with 10,000 pods and two probes each hung at once — since a waiting
+// run costs a parked goroutine, not CPU.
+const (
+	fastSlotsPerCPU  = 16
+	minFastSlots     = 32
+	maxFastSlots     = 256
+	slowSlots        = 2048
+	defaultSlowAfter = 10 * time.Millisecond
+)
+
 func defaultPoolLimits() poolLimits {
 	return poolLimits{
-		fast:      min(max(16*runtime.GOMAXPROCS(0), 32), 256),
-		slow:      2048,
-		slowAfter: 10 * time.Millisecond,
+		fast:      min(max(fastSlotsPerCPU*runtime.GOMAXPROCS(0), minFastSlots), maxFastSlots),
+		slow:      slowSlots,
+		slowAfter: defaultSlowAfter,
 	}
 }
 
@@ -144,6 +188,7 @@ func (p *pool) acquire(w *worker, l lane, now time.Duration) bool {
 		p.take(w, now)
 		return true
 	}
+	w.sched.queuedAt = now
 	if l == fastLane && !w.sched.ran {
 		p.firsts.pushBack(w)
 	} else {
@@ -179,17 +224,16 @@ func (p *pool) release(w *worker, now time.Duration) *worker {
 // the waiting worker that took the slot over, if any.
 func (p *pool) detach(w *worker, now time.Duration) *worker {
 	next := p.release(w, now)
-	w.sched.detachedFrom = w.sched.lane
 	w.sched.lane = detachedLane
 	p.detached++
 	return next
 }
 
-// reattach gives w's detached run a slot in the lane it left, or queues it
-// there and reports false.
-func (p *pool) reattach(w *worker, now time.Duration) bool {
+// reattach gives w's detached run a slot in lane l, or queues it there and
+// reports false.
+func (p *pool) reattach(w *worker, l lane, now time.Duration) bool {
 	p.detached--
-	return p.acquire(w, w.sched.detachedFrom, now)
+	return p.acquire(w, l, now)
 }
 
 // handOn gives a free slot of lane l to the worker waiting longest for one,
@@ -217,9 +261,13 @@ func (p *pool) unqueue(w *worker) {
 // fastWaiting reports whether runs wait for a fast slot.
 func (p *pool) fastWaiting() bool { return p.pending[fastLane].len()+p.firsts.len() > 0 }
 
+// fastQueues are the queues of runs waiting for a fast slot, grid runs first.
+func (p *pool) fastQueues() [2]*workerList { return [...]*workerList{&p.pending[fastLane], &p.firsts} }
+
 // demote moves fast runs that have overrun to the slow lane while fast work
-// waits, and appends the workers admitted to the freed fast slots to
-// started: one per run moved.
+// waits, then the fast work that has waited slowAfter while runs were moved
+// out, and appends the workers that got a slot to started: those admitted to
+// the freed fast slots and those that found room in the slow lane.
 func (p *pool) demote(now time.Duration, started []*worker) []*worker {
 	for p.fastWaiting() {
 		oldest := p.fastRuns.front()
@@ -230,18 +278,48 @@ func (p *pool) demote(now time.Duration, started []*worker) []*worker {
 		p.running[fastLane]--
 		p.running[slowLane]++
 		oldest.sched.lane = slowLane
+		p.movedAt = now
 		started = append(started, p.handOn(fastLane, now))
+	}
+	for _, q := range p.fastQueues() {
+		for w := q.front(); w != nil && p.stuck(w, now) && p.running[slowLane] < p.limits.slow; w = q.front() {
+			q.remove(w)
+			p.acquire(w, slowLane, now)
+			started = append(started, w)
+		}
 	}
 	return started
 }
 
-// nextDemotion is when demote could next move a run, if fast work waits.
+// stuck reports whether w, waiting for a fast slot, has waited slowAfter
+// while runs were moved out of the fast lane. It then takes a slot in the
+// slow lane when there is one; it does not queue there, where runs wait for
+// runs that block, while fast slots free up within slowAfter.
+func (p *pool) stuck(w *worker, now time.Duration) bool {
+	return now-w.sched.queuedAt >= p.limits.slowAfter && w.sched.queuedAt <= p.movedAt
+}
+
+// nextDemotion is when demote could next move a run: the oldest fast run's
+// overrun if fast work waits, or, while the slow lane has room, the moment
+// the first waiting run of a fast queue has waited slowAfter if runs were
+// moved out since it joined. (While the slow lane is full, a slot freed
+// there is a change of the pool, after which the scheduler asks again.)
 func (p *pool) nextDemotion() (time.Duration, bool) {
-	oldest := p.fastRuns.front()
-	if !p.fastWaiting() || oldest == nil {
+	if !p.fastWaiting() {
 		return 0, false
 	}
-	return oldest.sched.startedAt + p.limits.slowAfter, true
+	at, ok := time.Duration(math.MaxInt64), false
+	if oldest := p.fastRuns.front(); oldest != nil {
+		at, ok = oldest.sched.startedAt+p.limits.slowAfter, true
+	}
+	if p.running[slowLane] < p.limits.slow {
+		for _, q := range p.fastQueues() {
+			if w := q.front(); w != nil && w.sched.queuedAt <= p.movedAt {
+				at, ok = min(at, w.sched.queuedAt+p.limits.slowAfter), true
+			}
+		}
+	}
+	return at, ok
 }
 
 // workerList is an intrusive FIFO of workers, linked through worker.sched.

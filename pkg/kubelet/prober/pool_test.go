@@ -277,3 +277,53 @@ func TestSchedulerGridRunsGoBeforeFirstRuns(t *testing.T) {
 		}
 	})
 }
+
+// TestSchedulerManyProbesTurnSlowTogether: when more probes of one grid turn
+// slow at once than the fast lane has slots (a node-local dependency of many
+// pods hangs), the hung runs queued ahead of a healthy probe must not hold it
+// up for one slowAfter per lane's worth of them: a run that has waited
+// slowAfter for a fast slot while overrun runs were moved out takes a slow
+// slot instead. The healthy probe h, due one tick after the hung ones, starts
+// at most slowAfter (rounded up to the wheel's tick) late, once: from their
+// next run on the hung probes start in the slow lane.
+func TestSchedulerManyProbesTurnSlowTogether(t *testing.T) {
+	def := defaultPoolLimits()
+	tests := []struct {
+		name   string
+		limits poolLimits
+		hung   int
+	}{
+		{"4 fast slots, 14 turn slow", poolLimits{fast: 4, slow: 2048, slowAfter: 10 * time.Millisecond}, 14},
+		{"4 fast slots, 10 times as many turn slow", poolLimits{fast: 4, slow: 2048, slowAfter: 10 * time.Millisecond}, 40},
+		{"default pool, 10 times its fast lane turn slow", def, 10 * def.fast},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				h := newHarness(t, &tc.limits)
+				afterStart(h, 10*time.Second)
+				hung := containers(tc.hung, func(c *v1.Container, _ int) { c.ReadinessProbe = execProbe(10) })
+				h.addPod("hung", hung...) // every first run at 0: one grid
+				time.Sleep(schedulerTick)
+				h.addPod("p", v1.Container{Name: "h", ReadinessProbe: execProbe(10)})
+				time.Sleep(5 * time.Second)
+				for _, c := range hung {
+					h.probes.set(c.Name, behaviour{result: probe.Failure, hang: 3 * time.Second})
+				}
+				time.Sleep(16 * time.Second)
+				h.close()
+
+				// The loop's ticker may tick up to tickerPhaseSlack after the wheel's tick.
+				bound := time.Duration(ceilTick(tc.limits.slowAfter))*schedulerTick + tickerPhaseSlack
+				starts := h.probes.starts("h")
+				if len(starts) != 3 || starts[0] != schedulerTick || starts[2] != 20*time.Second+schedulerTick {
+					t.Fatalf("h ran at %v, want at 4ms, by 10.004s + %v, and at 20.004s", starts, bound)
+				}
+				if late := starts[1] - (10*time.Second + schedulerTick); late < 0 || late > bound {
+					t.Errorf("h started %v late behind %d runs that hang, want at most %v (slowAfter %v on %v ticks)",
+						late, tc.hung, bound, tc.limits.slowAfter, schedulerTick)
+				}
+			})
+		})
+	}
+}

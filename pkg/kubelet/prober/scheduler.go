@@ -141,15 +141,14 @@ type workerSched struct {
 	state  runState
 	timer  wheelTimer
 	ticker probeTicker
-	// Offsets from scheduler.epoch: when the current or next run became due
-	// and was dispatched, and when the last run took its slot.
-	dueAt, queuedAt, startedAt time.Duration
+	// Offsets from scheduler.epoch: when the current or next run became due,
+	// when it was dispatched or last joined a queue of the pool, when it last
+	// took a slot, and when the current or last run began.
+	dueAt, queuedAt, startedAt, began time.Duration
 	// busy is how long the current run has held slots so far: its time
 	// without one, waiting for the kubelet to take a result, does not count.
 	busy time.Duration
 	lane lane
-	// detachedFrom is the lane a detached run gave up, and takes again.
-	detachedFrom lane
 	// resume is closed when a detached run that waits for a slot gets one.
 	resume chan struct{}
 	// slow: the last run overran slowAfter, so the next one starts in the slow lane.
@@ -166,6 +165,15 @@ type workerSched struct {
 	// Links for the pool's lists.
 	prev, next *worker
 	list       *workerList
+}
+
+// startLane is the lane a run of w starts in: the slow lane if its last run
+// overran, except for a stopped worker's clean-up, which is quick.
+func (ws *workerSched) startLane() lane {
+	if ws.slow && !(ws.stopping && ws.ran) {
+		return slowLane
+	}
+	return fastLane
 }
 
 type runState uint8
@@ -206,7 +214,7 @@ func newScheduler(cfg schedulerConfig) *scheduler {
 		epoch:   cfg.Clock.Now(),
 		metrics: cfg.Metrics,
 		wheel:   newTimingWheel(0),
-		pool:    pool{limits: cfg.Limits},
+		pool:    newPool(cfg.Limits),
 		maxIdle: cfg.Limits.fast,
 		armed:   noWake,
 		kick:    make(chan struct{}, 1),
@@ -291,7 +299,7 @@ func (s *scheduler) trigger(w *worker) bool {
 		ws.triggered = true
 		return true
 	}
-	if ws.ran && ws.startedAt == now && !ws.stopping && ws.state != stateExited {
+	if ws.ran && ws.began == now && !ws.stopping && ws.state != stateExited {
 		// A run started at this very instant: it is the manual run. Upstream
 		// may run twice here (doc.go); the period restarts with this run.
 		ws.ticker.reset(now)
@@ -314,7 +322,7 @@ func (s *scheduler) trigger(w *worker) bool {
 
 // detach gives up the slot of w's running run, which is about to wait for
 // something other than its target (delivery.go), and reports whether it did.
-// The run must reattach before it goes on.
+// The run must reattach before it probes; it may end without.
 func (s *scheduler) detach(w *worker) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -334,14 +342,16 @@ func (s *scheduler) detach(w *worker) bool {
 	return true
 }
 
-// reattach takes a slot again for w's detached run before it goes on; if
-// its lane has none free, it waits for one in the lane's queue, as a due run
-// does.
+// reattach takes a slot again for w's detached run before it probes, in the
+// lane a run of w starts in, not the one it left: a run moved to the slow
+// lane because it waited (pool.go) would otherwise wait behind runs that
+// hang. If the lane has no slot free, it waits for one in the lane's queue,
+// as a due run does.
 func (s *scheduler) reattach(w *worker) {
 	s.mu.Lock()
 	ws := &w.sched
 	now := s.now()
-	if s.pool.reattach(w, now) {
+	if s.pool.reattach(w, ws.startLane(), now) {
 		s.mu.Unlock()
 		return
 	}
@@ -393,11 +403,7 @@ func (s *scheduler) run(w *worker, now, dueAt time.Duration) {
 func (s *scheduler) dispatch(w *worker, now, dueAt time.Duration) bool {
 	ws := &w.sched
 	ws.queuedAt, ws.dueAt = now, dueAt
-	l := fastLane
-	if ws.slow && !(ws.stopping && ws.ran) {
-		l = slowLane
-	}
-	if s.pool.acquire(w, l, now) {
+	if s.pool.acquire(w, ws.startLane(), now) {
 		return true
 	}
 	ws.state = stateQueued
@@ -411,6 +417,7 @@ func (s *scheduler) begin(w *worker, now time.Duration) action {
 	ws := &w.sched
 	ws.state = stateRunning
 	ws.busy = 0
+	ws.began = now
 	if ws.stopping && ws.ran {
 		return actExit
 	}
@@ -443,7 +450,9 @@ func (s *scheduler) finish(w *worker, a action, keepGoing bool) {
 		s.enqueue(w) // stopped while probing: clean up next, in the same slot
 		return
 	}
-	ws.busy += now - ws.startedAt
+	if ws.lane != detachedLane {
+		ws.busy += now - ws.startedAt
+	}
 	ws.slow = ws.busy >= s.pool.limits.slowAfter
 	ws.quick = ws.busy < inlineMaxRun
 	if next := s.pool.release(w, now); next != nil {

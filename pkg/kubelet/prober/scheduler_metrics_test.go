@@ -23,6 +23,7 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+	"weak"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/component-base/metrics"
@@ -76,21 +77,29 @@ prober_scheduler_probes_in_flight{lane="slow"} 0
 	})
 }
 
+// TestLiveSchedulersForgetCollectedOnes: the collector's list keeps weak
+// pointers and forgets the schedulers the GC collected, whenever the GC ran.
 func TestLiveSchedulersForgetCollectedOnes(t *testing.T) {
 	kept := newScheduler(schedulerConfig{})
-	gone := func() int {
-		for range 10 {
-			newScheduler(schedulerConfig{})
-		}
-		return len(liveSchedulers())
-	}()
+	var dropped [10]weak.Pointer[scheduler]
+	for i := range dropped {
+		dropped[i] = weak.Make(newScheduler(schedulerConfig{}))
+	}
 	runtime.GC()
+	for i, p := range dropped {
+		if p.Value() != nil {
+			t.Fatalf("dropped scheduler %d was not collected: the test cannot tell", i)
+		}
+	}
 	live := liveSchedulers()
 	if !slices.Contains(live, kept) {
 		t.Error("a scheduler in use is not reported")
 	}
-	if len(live) > gone-10 {
-		t.Errorf("%d schedulers reported after 10 were dropped and collected, %d before", len(live), gone)
+	schedulers.Lock()
+	listed := len(schedulers.all)
+	schedulers.Unlock()
+	if listed != len(live) {
+		t.Errorf("%d schedulers listed after %d live ones were reported: collected ones are kept", listed, len(live))
 	}
 	runtime.KeepAlive(kept)
 }

@@ -29,6 +29,7 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/klog/v2"
 	"k8s.io/klog/v2/ktesting"
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
@@ -234,26 +235,29 @@ func TestSchedulerTriggerIsOneSlot(t *testing.T) {
 		// setup brings the readiness worker of container "c" into the state
 		// under test and returns it.
 		setup func(h *harness) *worker
-		want  [2]bool // what two triggers in a row report
+		// settle: the second trigger comes once the first one's run started
+		// (synctest.Wait), at the same instant; otherwise it comes at once,
+		// whether or not an executor took that run meanwhile.
+		settle bool
+		want   [2]bool // what two triggers in a row report
 		// wantStarts are c's runs in the first 6 s.
 		wantStarts []time.Duration
 	}{
-		// The first trigger's run is queued for an executor at once; until it
-		// starts, the trigger waits, as in upstream's channel until its worker
-		// goroutine wakes.
+		// The first trigger's run starts at once. A second trigger at the
+		// instant it starts is served by it (doc.go): the probe runs once.
 		{"idle", func(h *harness) *worker {
 			afterStart(h, 10*time.Second)
 			h.addPod("p", v1.Container{Name: "c", ReadinessProbe: execProbe(10)})
 			time.Sleep(time.Second)
 			return readinessWorker(h)
-		}, [2]bool{true, false}, secs(0, 1)},
+		}, true, [2]bool{true, true}, secs(0, 1)},
 		{"running", func(h *harness) *worker {
 			afterStart(h, 10*time.Second)
 			h.probes.set("c", behaviour{hang: 2 * time.Second})
 			h.addPod("p", v1.Container{Name: "c", ReadinessProbe: execProbe(10)})
 			time.Sleep(time.Second)
 			return readinessWorker(h)
-		}, [2]bool{true, false}, secs(0, 2)},
+		}, false, [2]bool{true, false}, secs(0, 2)},
 		{"queued behind a full pool", func(h *harness) *worker {
 			afterStart(h, 10*time.Second)
 			h.probes.set("busy", behaviour{hang: 3 * time.Second})
@@ -265,14 +269,14 @@ func TestSchedulerTriggerIsOneSlot(t *testing.T) {
 			// The busy run is overdue at 1.005 s and moves to the slow lane at
 			// the wheel's next tick, 1.008 s; c's waiting run is the manual run
 			// and restarts the period there.
-		}, [2]bool{true, false}, secs(0, 1.008, 2.008, 3.008, 4.008, 5.008)},
+		}, false, [2]bool{true, false}, secs(0, 1.008, 2.008, 3.008, 4.008, 5.008)},
 		{"before the first run", func(h *harness) *worker {
 			// Within the restart window the first run is spread over the
 			// period: at 5 s with this seed. The trigger runs right after it.
 			h.m.spreadSeed = 0.5
 			h.addPod("p", v1.Container{Name: "c", ReadinessProbe: execProbe(10)})
 			return readinessWorker(h)
-		}, [2]bool{true, false}, secs(5, 5)},
+		}, false, [2]bool{true, false}, secs(5, 5)},
 		{"stopped", func(h *harness) *worker {
 			afterStart(h, 10*time.Second)
 			pod := h.addPod("p", v1.Container{Name: "c", ReadinessProbe: execProbe(10)})
@@ -281,7 +285,7 @@ func TestSchedulerTriggerIsOneSlot(t *testing.T) {
 			h.m.RemovePod(pod)
 			synctest.Wait()
 			return w
-		}, [2]bool{true, false}, secs(0)},
+		}, false, [2]bool{true, false}, secs(0)},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -289,7 +293,12 @@ func TestSchedulerTriggerIsOneSlot(t *testing.T) {
 				limits := &poolLimits{fast: 1, slow: 1, slowAfter: 10 * time.Millisecond}
 				h := newHarness(t, limits)
 				w := tc.setup(h)
-				got := [2]bool{w.trigger(), w.trigger()}
+				var got [2]bool
+				got[0] = w.trigger()
+				if tc.settle {
+					synctest.Wait()
+				}
+				got[1] = w.trigger()
 				if got != tc.want {
 					t.Errorf("two triggers reported %v, want %v", got, tc.want)
 				}
@@ -303,10 +312,12 @@ func TestSchedulerTriggerIsOneSlot(t *testing.T) {
 	}
 }
 
-func readinessWorker(h *harness) *worker {
-	w, ok := h.m.getWorker("p", "c", readiness)
+func readinessWorker(h *harness) *worker { return readinessWorkerOf(h, "p", "c") }
+
+func readinessWorkerOf(h *harness, pod types.UID, container string) *worker {
+	w, ok := h.m.getWorker(pod, container, readiness)
 	if !ok {
-		h.t.Fatal("no readiness worker for container c of pod p")
+		h.t.Fatalf("no readiness worker for container %s of pod %s", container, pod)
 	}
 	return w
 }

@@ -20,6 +20,7 @@ import (
 	"context"
 	"math/rand"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/probewheel/probewheel/pkg/features"
@@ -90,63 +91,85 @@ type worker struct {
 	// If set, skip probing.
 	onHold bool
 
-	// The worker's metric series that exist, once the metrics are registered (resultCounter).
+	// The worker's metric series, kept while seriesEpoch is unchanged (countResult).
 	series *workerSeries
 }
 
 // The label values of a worker's ProberResults and ProberDuration series are the pod's and
 // container's own strings. Upstream keeps five prebuilt label maps per worker (~1.7 KB, more than
-// the rest of the worker); the maps are built only to delete the series when the worker exits.
+// the rest of the worker); arrays built on the stack when used cost nothing to keep.
 
-func (w *worker) proberResultsLabelValues(result string) []string {
-	return []string{w.probeType.String(), result, w.container.Name, w.pod.Name, w.pod.Namespace, string(w.pod.UID)}
+func (w *worker) proberResultsLabelValues(result string) [6]string {
+	return [...]string{w.probeType.String(), result, w.container.Name, w.pod.Name, w.pod.Namespace, string(w.pod.UID)}
 }
 
-func (w *worker) proberDurationLabelValues() []string {
-	return []string{w.probeType.String(), w.container.Name, w.pod.Name, w.pod.Namespace}
+func (w *worker) proberDurationLabelValues() [4]string {
+	return [...]string{w.probeType.String(), w.container.Name, w.pod.Name, w.pod.Namespace}
 }
 
-// workerSeries are a worker's series of ProberResults (by result: successful, failed, unknown)
-// and ProberDuration, each kept once it exists.
+// A worker keeps the ProberResults and ProberDuration series it looked up, so that a run counts
+// with an atomic add instead of hashing six label values under two shared locks, and the series
+// are exactly upstream's, which looks them up on every run:
+//
+//   - a series is kept only if the metric was registered before it was looked up: component-base
+//     metrics are no-ops until the kubelet's server registers them, which it may do during a run;
+//   - the kubelet removes these series only where a worker exits (exit), which then advances
+//     seriesEpoch, and a worker drops what it kept when the epoch has moved. So a series another
+//     worker deleted — the duration series of a pod created again under the same name, which has
+//     no pod_uid label — comes back with the next run, as upstream's does. A run that looked a
+//     series up just before another worker deleted it counts in the deleted series, as upstream's
+//     run does.
+var seriesEpoch atomic.Uint64
+
+// workerSeries are the series a worker kept, valid while seriesEpoch equals epoch.
 type workerSeries struct {
-	results  [3]metrics.CounterMetric
+	epoch    uint64
+	results  [3]metrics.CounterMetric // by seriesResults
 	duration metrics.ObserverMetric
 }
 
 var seriesResults = [...]string{probeResultSuccessful, probeResultFailed, probeResultUnknown}
 
-// resultCounter returns w's ProberResults series for seriesResults[i]. Looking a series up hashes
-// its label values, so once the metric is registered (component-base metrics are no-ops until
-// then) w keeps it: a later probe run counts with an atomic add. Like upstream's, a series comes
-// into being when its first result is counted; exit deletes it.
-func (w *worker) resultCounter(i int) metrics.CounterMetric {
-	if w.series != nil && w.series.results[i] != nil {
-		return w.series.results[i]
-	}
-	c := ProberResults.WithLabelValues(w.proberResultsLabelValues(seriesResults[i])...)
-	if ProberResults.IsCreated() {
-		w.keptSeries().results[i] = c
-	}
-	return c
-}
-
-// durationObserver returns w's ProberDuration series, as resultCounter does.
-func (w *worker) durationObserver() metrics.ObserverMetric {
-	if w.series != nil && w.series.duration != nil {
-		return w.series.duration
-	}
-	o := ProberDuration.WithLabelValues(w.proberDurationLabelValues()...)
-	if ProberDuration.IsCreated() {
-		w.keptSeries().duration = o
-	}
-	return o
-}
-
+// keptSeries returns w's kept series, emptied if the epoch has moved since they were kept.
 func (w *worker) keptSeries() *workerSeries {
+	e := seriesEpoch.Load() // before the look-ups whose series are kept at e
 	if w.series == nil {
-		w.series = &workerSeries{}
+		w.series = &workerSeries{epoch: e}
+	} else if w.series.epoch != e {
+		*w.series = workerSeries{epoch: e}
 	}
 	return w.series
+}
+
+// countResult counts a run's result seriesResults[i].
+func (w *worker) countResult(i int) {
+	ks := w.keptSeries()
+	if c := ks.results[i]; c != nil {
+		c.Inc()
+		return
+	}
+	registered := ProberResults.IsCreated()
+	lv := w.proberResultsLabelValues(seriesResults[i])
+	c := ProberResults.WithLabelValues(lv[:]...)
+	if registered {
+		ks.results[i] = c
+	}
+	c.Inc()
+}
+
+// observeDuration records how long a run took, since start.
+func (w *worker) observeDuration(start time.Time) {
+	ks := w.keptSeries()
+	o := ks.duration
+	if o == nil {
+		registered := ProberDuration.IsCreated()
+		lv := w.proberDurationLabelValues()
+		o = ProberDuration.WithLabelValues(lv[:]...)
+		if registered {
+			ks.duration = o
+		}
+	}
+	o.Observe(time.Since(start).Seconds())
 }
 
 // The label names of ProberResults and ProberDuration, in their declared order.
@@ -334,11 +357,12 @@ func (w *worker) execute(a action) (keepGoing bool) {
 	case actManualProbe:
 		klog.FromContext(w.ctx).V(4).Info("Triggered Probe by manual run", "probeType", w.probeType, "pod", klog.KObj(w.pod), "podUID", w.pod.UID, "containerName", w.container.Name)
 	}
-	if !w.doProbe(w.ctx) {
+	keepGoing = w.doProbe(w.ctx)
+	w.delivery.detached = false // a run that gave its slot up ends without one (delivery.go)
+	if !keepGoing {
 		w.exit()
-		return false
 	}
-	return true
+	return keepGoing
 }
 
 // exit cleans up after the worker, as upstream's worker loop does when it returns.
@@ -348,10 +372,13 @@ func (w *worker) exit() {
 	}
 
 	w.probeManager.removeWorker(w)
-	for _, result := range []string{probeResultSuccessful, probeResultFailed, probeResultUnknown} {
-		ProberResults.Delete(zipLabels(proberResultsLabelNames, w.proberResultsLabelValues(result)))
+	for _, result := range seriesResults {
+		lv := w.proberResultsLabelValues(result)
+		ProberResults.Delete(zipLabels(proberResultsLabelNames, lv[:]))
 	}
-	ProberDuration.Delete(zipLabels(proberDurationLabelNames, w.proberDurationLabelValues()))
+	lv := w.proberDurationLabelValues()
+	ProberDuration.Delete(zipLabels(proberDurationLabelNames, lv[:]))
+	seriesEpoch.Add(1) // after the deletions: workers that kept these series look them up again
 }
 
 // doProbe probes the container once and records the result.
@@ -489,6 +516,10 @@ func (w *worker) doProbe(ctx context.Context) (keepGoing bool) {
 		}
 	}
 
+	// A run that gave its executor slot up while a Set waited for the kubelet takes one again
+	// before it probes (delivery.go).
+	w.delivery.resume()
+
 	// Note, exec probe does NOT have access to pod environment variables or downward API
 	result, err := w.probeManager.prober.probeWith(ctx, w.probeType, w.pod, status, w.container, w.containerID, w.execCommand)
 	if err != nil {
@@ -498,13 +529,13 @@ func (w *worker) doProbe(ctx context.Context) (keepGoing bool) {
 
 	switch result {
 	case results.Success:
-		w.resultCounter(0).Inc()
-		w.durationObserver().Observe(time.Since(startTime).Seconds())
+		w.countResult(0)
+		w.observeDuration(startTime)
 	case results.Failure:
-		w.resultCounter(1).Inc()
+		w.countResult(1)
 	default:
-		w.resultCounter(2).Inc()
-		w.durationObserver().Observe(time.Since(startTime).Seconds())
+		w.countResult(2)
+		w.observeDuration(startTime)
 	}
 
 	if w.lastResult == result {

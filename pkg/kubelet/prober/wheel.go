@@ -46,7 +46,8 @@ import "math/bits"
 // so the scheduler sleeps on one runtime timer until exactly that slot
 // instead of ticking through empty ones. Timers further away than the top
 // level spans wait in an overflow list that is filed again each time the top
-// level wraps (every 2^36 ticks).
+// level wraps (every 2^36 ticks), or against the target tick when advance
+// jumps over several wraps with nothing else filed.
 //
 // The wheel is not safe for concurrent use; the scheduler guards it.
 type timingWheel struct {
@@ -145,7 +146,11 @@ func (w *timingWheel) advance(now int64, fired []*wheelTimer) []*wheelTimer {
 		}
 		var head *wheelTimer
 		if level == overflowLevel {
+			// Every level is empty, so nothing lies between here and now:
+			// file the list against now at once instead of once per wrap,
+			// which would cost one pass per 2^36 ticks crossed.
 			head, w.overflow = w.overflow, nil
+			start = now
 		} else {
 			l := &w.levels[level]
 			head, l.slots[slot] = l.slots[slot], nil

@@ -78,6 +78,11 @@ func TestWheel(t *testing.T) {
 		steps:    []int64{1<<36 - 1, 1 << 36, 1<<36 + 1<<18},
 		want:     [][]int64{nil, {1 << 36}, {1<<36 + 1<<18}},
 	}, {
+		name:     "one step over many top-level wraps with only overflow timers",
+		schedule: []int64{1 << 62, 1<<62 + 5, 3 << 40},
+		steps:    []int64{1 << 40, 3 << 40, 1<<62 - 1, 1 << 62, 1<<62 + 5},
+		want:     [][]int64{nil, {3 << 40}, nil, {1 << 62}, {1<<62 + 5}},
+	}, {
 		name:     "start near a top-level wrap",
 		start:    1<<36 - 5,
 		schedule: []int64{1<<36 + 1, 1<<36 - 1, 1<<37 + 7},
@@ -183,6 +188,10 @@ func FuzzWheel(f *testing.F) {
 	f.Add([]byte{0, 0, 0, 0, 0, 0, 0, 0, 10, 2, 0, 0, 0, 0, 0, 0, 0, 20})
 	f.Add([]byte{0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5, 1, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 1, 0, 0})
 	f.Add(slices.Repeat([]byte{0, 0, 0, 0, 0, 0, 0, 16, 1, 2, 0, 0, 0, 0, 0, 0, 8, 0}, 8))
+	// One timer in the overflow list, then steps of 2^50 ticks (2^14 wraps
+	// each) and a jump to next().
+	f.Add(slices.Concat([]byte{0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0},
+		slices.Repeat([]byte{2, 4, 0, 0, 0, 0, 0, 0, 0}, 32), []byte{3, 0, 0, 0, 0, 0, 0, 0, 0}))
 	f.Fuzz(func(t *testing.T, ops []byte) {
 		const maxTimers = 64
 		now := int64(1 << 20)
@@ -259,4 +268,24 @@ func FuzzWheel(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BenchmarkWheelAdvanceAcrossWraps measures one advance over 2^56 ticks (2^20
+// top-level wraps) with only an overflow timer filed: what a wheel costs after
+// a long idle span, since the scheduler only wakes for the next slot.
+func BenchmarkWheelAdvanceAcrossWraps(b *testing.B) {
+	w := newTimingWheel(0)
+	var tm wheelTimer
+	w.schedule(&tm, math.MaxInt64-1)
+	now := int64(0)
+	for b.Loop() {
+		if now > math.MaxInt64-1<<57 {
+			b.StopTimer()
+			w, now = newTimingWheel(0), 0
+			w.schedule(&tm, math.MaxInt64-1)
+			b.StartTimer()
+		}
+		now += 1 << 56
+		w.advance(now, nil)
+	}
 }

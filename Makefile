@@ -14,7 +14,7 @@ PKG      := ./pkg/kubelet/prober/...
 # -fuzztime deadline as a failure (go.dev/issue/75804, fixed in Go 1.27).
 FUZZTIME ?= 40000x
 
-.PHONY: all test vet unit fuzz verify-patches verify-patches-test patches bench bench-full \
+.PHONY: all test vet unit fuzz verify-patches verify-patches-test verify-series patches bench bench-full \
         bench-smoke kubelet upstream-test ci clean
 
 all: test
@@ -51,6 +51,11 @@ verify-patches:
 verify-patches-test:
 	hack/verify-patches_test.sh
 
+## verify-series: every commit of patches/ applied alone on pristine upstream builds and passes the
+## tests of the packages it touches, with the gate off too once the gate exists (~1 min a commit)
+verify-series:
+	hack/verify-series.sh
+
 ## verify-docs: every make target, script and relative link README.md and docs/*.md show exists;
 ## runs the cheap ones (make -n, --help); a few seconds
 .PHONY: verify-docs
@@ -76,11 +81,13 @@ upstream-test:
 	hack/upstream-test.sh
 	hack/upstream-test.sh --gate-off
 
-## ci: what .ci/run runs: the tests, the patched kubelet, upstream's suites in the patched tree,
+## ci: what .ci/run runs: the tests, the patched kubelet, each commit of the series on its own,
+## upstream's suites in the patched tree,
 ## then, where the machine can run a cluster (hack/e2e-preflight.sh: root, cgroups, netns),
 ## make e2e and upstream's 10 conformance probe specs on the patched kubelet
 ci: test kubelet
 	_output/bin/kubelet --version
+	$(MAKE) verify-series
 	$(MAKE) upstream-test
 	@if hack/e2e-preflight.sh; then \
 	  $(MAKE) e2e && $(MAKE) e2e-conformance; \

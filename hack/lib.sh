@@ -48,6 +48,9 @@ PW_PATCHES_DIR=${PW_ROOT}/patches
 # order before pkg/: the first patches of the series, so that a fork can take
 # them alone.
 PW_PICKS_DIR=${PW_ROOT}/hack/upstream-picks
+# The series by concept that follows the picks (see pw::series_dirs); what no
+# commit there takes goes into one commit per directory after it.
+PW_SERIES_DIR=${PW_ROOT}/hack/series
 PW_MODULE=$(awk '$1 == "module" {print $2; exit}' "${PW_ROOT}/go.mod")
 PW_UPSTREAM_MODULE=k8s.io/kubernetes
 # Everything under this directory goes into the first patch; every other
@@ -62,7 +65,7 @@ PW_OVERLAY_TAG='//go:build ignore && probewheel_overlay'
 PW_OVERLAY_TAG_BARE='//go:build probewheel_overlay'
 # Marks a file that exists only in the probewheel module, never in the
 # kubernetes tree: a stand-in for something the patched tree has, such as
-# pkg/features/module_shim.go for the gate that the kube_features.go overlay
+# pkg/features/module_shim.go for the gate that hack/series/02-feature-gate
 # registers there. A line starting with it, before `package`, keeps the file
 # out of the export altogether.
 PW_MODULE_ONLY_MARK='// probewheel:module-only'
@@ -280,6 +283,54 @@ pw::scan_pkg() {
       fi
     fi
   done
+}
+
+# pw::series_dirs prints the commits of hack/series/ in apply order: one
+# directory each, NN-slug/, holding
+#   message       the commit message (subject, blank line, body)
+#   files         pkg/ paths this commit brings to their final version, one per
+#                 line (# comments allowed); a line ending in / takes every file
+#                 below that directory no earlier commit took, and the
+#                 deletions there (upstream files pkg/ does not have)
+#   changes.patch optional `git diff` applied before the files: what this commit
+#                 changes in files outside pkg/ (an overlay kept as its own lines)
+#                 or in pkg/ files that a later commit finishes (an intermediate
+#                 version). Kept by hand; hack/rebase-patches.sh rewrites it.
+pw::series_dirs() {
+  find "${PW_SERIES_DIR}" -mindepth 1 -maxdepth 1 -type d -name '[0-9]*' -print 2>/dev/null | LC_ALL=C sort
+}
+
+# pw::series_plan (after pw::scan_pkg) sets PW_CLAIM[file]=series dir for every
+# exported pkg/ file a series commit takes, and PW_CLAIM_DIR[dir]=series dir for
+# directories taken whole (that commit carries the deletions below them). Dies on an entry that
+# names no exported file or a file taken twice.
+pw::series_plan() {
+  declare -gA PW_CLAIM=() PW_CLAIM_DIR=()
+  local sdir entry f n
+  while read -r sdir; do
+    [[ -f ${sdir}/files ]] || continue
+    while read -r entry; do
+      entry=${entry%%#*}
+      entry=${entry//[[:space:]]/}
+      [[ -n ${entry} ]] || continue
+      if [[ ${entry} == */ ]]; then
+        n=0
+        for f in "${PW_FILES[@]}"; do
+          if [[ ${f} == "${entry}"* && -z ${PW_CLAIM[${f}]:-} ]]; then
+            PW_CLAIM[${f}]=${sdir}
+            n=$((n + 1))
+          fi
+        done
+        [[ -z ${PW_CLAIM_DIR[${entry%/}]:-} ]] || pw::die "${sdir#"${PW_ROOT}/"}/files: ${entry} is taken whole twice"
+        PW_CLAIM_DIR[${entry%/}]=${sdir}
+        ((n > 0)) || pw::log "warning: ${sdir#"${PW_ROOT}/"}/files: ${entry} has no file left to take"
+      else
+        [[ -n ${PW_OURS[${entry}]:-} ]] || pw::die "${sdir#"${PW_ROOT}/"}/files: ${entry} is not an exported pkg/ file"
+        [[ -z ${PW_CLAIM[${entry}]:-} ]] || pw::die "${sdir#"${PW_ROOT}/"}/files: ${entry} is taken by ${PW_CLAIM[${entry}]#"${PW_ROOT}/"} already"
+        PW_CLAIM[${entry}]=${sdir}
+      fi
+    done <"${sdir}/files"
+  done < <(pw::series_dirs)
 }
 
 # pw::pick_files prints hack/upstream-picks/*.patch in apply order.

@@ -20,7 +20,8 @@
 # patches of the series) are written back from their rebased commits; when
 # the new release has a pick's fix already, git am stops at it ("No changes"
 # or a conflict with identical lines): `git am --skip` it there, and the
-# pick's file is deleted.
+# pick's file is deleted. The changes.patch files of hack/series/ are written
+# back from their rebased commits the same way.
 set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck source=hack/lib.sh
@@ -83,8 +84,10 @@ import_go() {
     text="${tag}"$'\n\n'"${text}"
   else
     local changed=
-    for d in "${!PW_FULL_DIRS[@]}"; do
-      if [[ ${text} == *"\"${PW_UPSTREAM_MODULE}/${d}\""* ]]; then
+    for d in "${!module_dirs[@]}"; do
+      # Only where our file imported the module's package: upstream's own
+      # files (worker_test.go) keep importing the upstream one.
+      if [[ ${text} == *"\"${PW_UPSTREAM_MODULE}/${d}\""* && -f ${dst} ]] && grep -qF "\"${PW_MODULE}/${d}\"" "${dst}"; then
         text=${text//"\"${PW_UPSTREAM_MODULE}/${d}\""/"\"${PW_MODULE}/${d}\""}
         changed=1
       fi
@@ -99,6 +102,12 @@ import_go() {
 
 cd "${PW_ROOT}"
 pw::scan_pkg
+# Every package this module has under pkg/ (module-only stand-ins such as
+# pkg/features included): imports of them go back to the module's path.
+declare -A module_dirs=()
+while read -r d; do
+  module_dirs[${d}]=1
+done < <(find pkg -name '*.go' -printf '%h\n' | LC_ALL=C sort -u)
 for f in "${PW_FILES[@]}"; do
   if [[ ! -f ${dir}/${f} ]]; then
     pw::log "warning: ${f} is gone from the rebased tree; removing it from pkg/"
@@ -133,6 +142,28 @@ while read -r pick; do
   git -C "${dir}" format-patch -q --zero-commit --no-signature --full-index --no-renames \
     --diff-algorithm=myers -1 --stdout "${commit}" >"${pick}"
 done < <(pw::pick_files)
+
+# Series commits: a changes.patch is written back from the rebased commit with
+# the same subject, less the pkg/ files that commit takes (they come from pkg/).
+pw::series_plan
+while read -r sdir; do
+  [[ -f ${sdir}/changes.patch ]] || continue
+  subject=$(head -n1 "${sdir}/message")
+  commit=$(git -C "${dir}" log --format='%H %s' "${base}..HEAD" | awk -v s="${subject}" 'substr($0, 42) == s { print $1; exit }')
+  [[ -n ${commit} ]] || pw::die "no rebased commit has the subject of ${sdir#"${PW_ROOT}/"} ('${subject}')"
+  excludes=()
+  for f in "${!PW_CLAIM[@]}"; do
+    if [[ ${PW_CLAIM[${f}]} == "${sdir}" ]]; then
+      excludes+=(":(exclude)${f}")
+    fi
+  done
+  for d in "${!PW_CLAIM_DIR[@]}"; do
+    if [[ ${PW_CLAIM_DIR[${d}]} == "${sdir}" ]]; then
+      excludes+=(":(exclude)${d}/")
+    fi
+  done
+  git -C "${dir}" diff --full-index --no-renames --diff-algorithm=myers "${commit}~1" "${commit}" -- . "${excludes[@]}" >"${sdir}/changes.patch"
+done < <(pw::series_dirs)
 
 tree_file=$(mktemp)
 trap 'rm -f "${tree_file}"' EXIT

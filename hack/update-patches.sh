@@ -24,12 +24,17 @@
 # First, one commit per upstream pick (hack/upstream-picks/*.patch, in name
 # order), exactly as its file says: fixes merged upstream after this
 # release, carried alone so that a fork can take them without probewheel.
-# pkg/ already contains them; it is expressed on top. Then one commit per
-# group, in this order: everything under pkg/kubelet/prober, then one small
-# commit per other directory. Commit messages are read from
-# hack/patch-messages/<dir with / replaced by ->.txt (subject line, blank
-# line, body). Identity and dates are fixed (hack/lib.sh), so the same pkg/
-# always yields byte-identical patches.
+# pkg/ already contains them; it is expressed on top. Then the series by
+# concept, one commit per hack/series/NN-slug/ directory in name order (see
+# pw::series_dirs in hack/lib.sh): its changes.patch, then the pkg/ files it
+# takes, with its message. A file a commit takes is final there: no later
+# changes.patch may touch it. Whatever no series commit takes follows in one
+# commit per group: everything under pkg/kubelet/prober, then one per other
+# directory, with messages from hack/patch-messages/<dir with / replaced by
+# ->.txt (a placeholder when missing). patches/README.md is the review guide:
+# each commit with its line counts and its files in reading order.
+# Identity and dates are fixed (hack/lib.sh), so the same pkg/ always yields
+# byte-identical patches.
 #
 # Usage: hack/update-patches.sh [--output DIR] [--tree-file FILE]
 #   --output DIR      write the series there instead of patches/ (verify uses it)
@@ -103,9 +108,107 @@ while read -r pick; do
   head=$(pw::pgit commit-tree "$(pw::pgit write-tree)" -p "${head}" <<<"${message}")
 done < <(pw::pick_files)
 
+# index_file <f>: the index line that sets pkg/ file f to its exported version.
+index_file() {
+  local f=$1 mode=100644 blob
+  if [[ -x ${f} ]]; then
+    mode=100755
+  fi
+  if [[ ${f} == *.go && ${f} != */testdata/* ]]; then
+    blob=$(export_go "${f}" "${PW_OVERLAY[${f}]:-}" | pw::pgit hash-object -w --stdin)
+  else
+    blob=$(pw::pgit hash-object -w -- "${f}")
+  fi
+  printf '%s %s\t%s\n' "${mode}" "${blob}" "${f}"
+}
+
+# index_deletions <dir>: index lines deleting the upstream files a fully
+# mirrored directory of pkg/ lacks.
+zero=0000000000000000000000000000000000000000
+index_deletions() {
+  local d=$1 p
+  [[ -n ${PW_FULL_DIRS[${d}]:-} ]] || return 0
+  while read -r p; do
+    if [[ ${p} == *.go && -z ${PW_OURS[${p}]:-} ]]; then
+      printf '0 %s\t%s\n' "${zero}" "${p}"
+    fi
+  done < <(pw::pgit ls-tree --name-only "${base}" -- "${d}/")
+  if [[ -d ${d}/testdata ]]; then
+    while read -r p; do
+      if [[ -z ${PW_OURS[${p}]:-} ]]; then
+        printf '0 %s\t%s\n' "${zero}" "${p}"
+      fi
+    done < <(pw::pgit ls-tree -r --name-only "${base}" -- "${d}/testdata/")
+  fi
+}
+
+# commit_index <what> <message>: commits the index on top of head, unless it
+# changes nothing (then <what> is logged, or fatal for a series commit).
+commit_index() {
+  local what=$1 message=$2 tree subject
+  tree=$(pw::pgit write-tree)
+  if [[ ${tree} == "$(pw::pgit rev-parse "${head}^{tree}")" ]]; then
+    return 1
+  fi
+  subject=${message%%$'\n'*}
+  ((${#subject} <= 72)) || pw::log "warning: ${what}: subject longer than 72 characters"
+  head=$(pw::pgit commit-tree "${tree}" -p "${head}" <<<"${message}")
+}
+
+# claimed_dir <dir>: the series commit that takes dir whole (an entry for it or
+# a directory above it), if any.
+claimed_dir() {
+  local d=$1
+  while [[ ${d} == */* ]]; do
+    if [[ -n ${PW_CLAIM_DIR[${d}]:-} ]]; then
+      echo "${PW_CLAIM_DIR[${d}]}"
+      return
+    fi
+    d=${d%/*}
+  done
+}
+
 pw::scan_pkg
+pw::series_plan
+declare -A EXPORTED=() # what each series commit set its files to
+
+# The series by concept (hack/series/), in order.
+while read -r sdir; do
+  rel=${sdir#"${PW_ROOT}/"}
+  [[ -f ${sdir}/message ]] || pw::die "${rel}/message is missing"
+  if [[ -f ${sdir}/changes.patch ]]; then
+    pw::pgit apply --cached --whitespace=nowarn "${sdir}/changes.patch" 2>"${work}/apply.log" || {
+      cat "${work}/apply.log" >&2
+      pw::die "${rel}/changes.patch does not apply after the commits before it"
+    }
+  fi
+  {
+    for f in "${PW_FILES[@]}"; do
+      if [[ ${PW_CLAIM[${f}]:-} == "${sdir}" ]]; then
+        index_file "${f}"
+      fi
+    done
+    for d in "${!PW_FULL_DIRS[@]}"; do
+      if [[ $(claimed_dir "${d}") == "${sdir}" ]]; then
+        index_deletions "${d}"
+      fi
+    done
+  } >"${work}/index-info"
+  pw::pgit update-index --index-info <"${work}/index-info"
+  while read -r mode blob f; do
+    if [[ ${mode} != 0 ]]; then
+      EXPORTED[${f}]=${blob}
+    fi
+  done <"${work}/index-info"
+  commit_index "${rel}" "$(git stripspace <"${sdir}/message")" ||
+    pw::die "${rel} changes nothing: drop it or give it files"
+done < <(pw::series_dirs)
+
+# What no series commit took: one commit per directory group, the prober
+# package first.
 declare -A groups=()
 for f in "${PW_FILES[@]}"; do
+  [[ -z ${PW_CLAIM[${f}]:-} ]] || continue
   groups[$(pw::group_of "${f}")]=1
 done
 
@@ -119,45 +222,19 @@ while read -r g; do
   fi
 done < <(printf '%s\n' "${!groups[@]}" | LC_ALL=C sort)
 
-zero=0000000000000000000000000000000000000000
 for g in "${ordered_groups[@]}"; do
   {
     for f in "${PW_FILES[@]}"; do
-      [[ $(pw::group_of "${f}") == "${g}" ]] || continue
-      mode=100644
-      if [[ -x ${f} ]]; then
-        mode=100755
+      if [[ -z ${PW_CLAIM[${f}]:-} && $(pw::group_of "${f}") == "${g}" ]]; then
+        index_file "${f}"
       fi
-      if [[ ${f} == *.go && ${f} != */testdata/* ]]; then
-        blob=$(export_go "${f}" "${PW_OVERLAY[${f}]:-}" | pw::pgit hash-object -w --stdin)
-      else
-        blob=$(pw::pgit hash-object -w -- "${f}")
-      fi
-      printf '%s %s\t%s\n' "${mode}" "${blob}" "${f}"
     done
-    # Upstream files that a fully mirrored directory of this group lacks.
     for d in "${!PW_FULL_DIRS[@]}"; do
-      [[ $(pw::group_of "${d}/x.go") == "${g}" ]] || continue
-      while read -r p; do
-        if [[ ${p} == *.go && -z ${PW_OURS[${p}]:-} ]]; then
-          printf '0 %s\t%s\n' "${zero}" "${p}"
-        fi
-      done < <(pw::pgit ls-tree --name-only "${base}" -- "${d}/")
-      if [[ -d ${d}/testdata ]]; then
-        while read -r p; do
-          if [[ -z ${PW_OURS[${p}]:-} ]]; then
-            printf '0 %s\t%s\n' "${zero}" "${p}"
-          fi
-        done < <(pw::pgit ls-tree -r --name-only "${base}" -- "${d}/testdata/")
+      if [[ -z $(claimed_dir "${d}") && $(pw::group_of "${d}/x.go") == "${g}" ]]; then
+        index_deletions "${d}"
       fi
     done
   } | pw::pgit update-index --index-info
-
-  tree=$(pw::pgit write-tree)
-  if [[ ${tree} == "$(pw::pgit rev-parse "${head}^{tree}")" ]]; then
-    pw::log "${g}: identical to upstream ${KUBE_VERSION}, no patch"
-    continue
-  fi
   msg=hack/patch-messages/${g//\//-}.txt
   if [[ -f ${msg} ]]; then
     message=$(git stripspace <"${msg}")
@@ -165,10 +242,71 @@ for g in "${ordered_groups[@]}"; do
     pw::log "warning: ${msg} missing, using a placeholder commit message"
     message=$(printf '%s: carry probewheel changes\n\nPlaceholder: describe this change in %s.\n' "${g#pkg/}" "${msg}")
   fi
-  subject=${message%%$'\n'*}
-  ((${#subject} <= 72)) || pw::log "warning: ${msg}: subject longer than 72 characters"
-  head=$(pw::pgit commit-tree "${tree}" -p "${head}" <<<"${message}")
+  commit_index "${msg}" "${message}" || pw::log "${g}: identical to upstream ${KUBE_VERSION}, no patch"
 done
+
+# A series commit finishes its files: nothing after it may change them.
+for f in "${!EXPORTED[@]}"; do
+  got=$(pw::pgit rev-parse "${head}:${f}")
+  [[ ${got} == "${EXPORTED[${f}]}" ]] ||
+    pw::die "${f} is changed again after ${PW_CLAIM[${f}]#"${PW_ROOT}/"} took it (a later changes.patch touches it)"
+done
+
+# review_guide prints the series as a reviewer reads it: each commit in
+# order with its added and removed lines, non-test and test apart, and the
+# files to read in the order its hack/series/ directory lists them (the
+# non-test files first), with that directory's `guide` text if it has one.
+review_guide() {
+  local commits c i n subject sdir f added removed
+  local -a rows=()
+  mapfile -t commits < <(pw::pgit rev-list --reverse "${base}..${head}")
+  mapfile -t sdirs < <(pw::series_dirs)
+  npicks=$(pw::pick_files | grep -c . || true)
+  echo "## Review guide"
+  echo
+  echo "Read the commits in order: each builds and passes its package tests on its own"
+  echo "(\`make verify-series\`). Lines are added/removed, \`*_test.go\` and testdata apart."
+  echo
+  echo "| # | commit | non-test | tests |"
+  echo "| --- | --- | --- | --- |"
+  for i in "${!commits[@]}"; do
+    c=${commits[i]}
+    subject=$(pw::pgit log -1 --format=%s "${c}")
+    read -r na nr ta tr < <(pw::pgit diff --numstat --no-renames "${c}~1" "${c}" | awk '
+      $3 ~ /_test\.go$/ || $3 ~ /\/testdata\// { ta += $1; tr += $2; next }
+      { na += $1; nr += $2 }
+      END { printf "%d %d %d %d\n", na, nr, ta, tr }')
+    printf '| %d | %s | +%d −%d | +%d −%d |\n' "$((i + 1))" "${subject}" "${na}" "${nr}" "${ta}" "${tr}"
+  done
+  for i in "${!commits[@]}"; do
+    c=${commits[i]}
+    subject=$(pw::pgit log -1 --format=%s "${c}")
+    echo
+    echo "### $((i + 1)). ${subject}"
+    echo
+    sdir=
+    if ((i < npicks)); then
+      echo "An upstream fix carried from hack/upstream-picks/; it applies alone."
+      echo
+    elif ((i - npicks < ${#sdirs[@]})); then
+      sdir=${sdirs[i - npicks]}
+      if [[ -f ${sdir}/guide ]]; then
+        git stripspace <"${sdir}/guide"
+        echo
+      fi
+    fi
+    # Files in the order the commit's files list names them, then the rest.
+    {
+      if [[ -n ${sdir} && -f ${sdir}/files ]]; then
+        sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^$/d' "${sdir}/files" | grep -v '/$' || true
+      fi
+      pw::pgit diff --name-only --no-renames "${c}~1" "${c}"
+    } | awk '!seen[$0]++' | while read -r f; do
+      pw::pgit diff --numstat --no-renames "${c}~1" "${c}" -- "${f}" | awk -v f="${f}" '
+        NF { kind = (f ~ /_test\.go$/ || f ~ /\/testdata\//) ? 1 : 0; printf "%d\t- `%s` (+%d −%d)\n", kind, f, $1, $2 }'
+    done | sort -s -t$'\t' -k1,1n | cut -f2-
+  done
+}
 
 mkdir -p "${out}"
 find "${out}" -maxdepth 1 -type f \( -name '*.patch' -o -name README.md \) -delete
@@ -192,14 +330,7 @@ fi
   if ((${#series[@]} == 0)); then
     echo "The series is empty: pkg/ is identical to upstream."
   else
-    npicks=$(pw::pick_files | grep -c . || true)
-    for i in "${!series[@]}"; do
-      if ((i < npicks)); then
-        echo "- $(basename "${series[i]}") — an upstream fix carried from hack/upstream-picks/; applies alone"
-      else
-        echo "- $(basename "${series[i]}")"
-      fi
-    done
+    review_guide
   fi
 } >"${out}/README.md"
 

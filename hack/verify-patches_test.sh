@@ -3,8 +3,9 @@
 # the repository (the real working tree is never modified): verify passes on
 # a regenerated series and fails, with the fix in its message, when pkg/
 # changes without regeneration or patches/ is edited by hand; regeneration is
-# byte-stable; upstream picks, overlays, deletions, import rewriting and the
-# empty series behave as documented in hack/update-patches.sh. About 30
+# byte-stable; upstream picks, the series by concept, overlays, deletions,
+# import rewriting and the empty series behave as documented in
+# hack/update-patches.sh and hack/lib.sh. About 30
 # seconds.
 set -euo pipefail
 shopt -s inherit_errexit
@@ -50,6 +51,9 @@ expect_verify_fails_with_fix() {
   fi
 }
 patch_text() { cat patches/*.patch 2>/dev/null || true; }
+# The prober patch: the last one that changes the prober package (the one
+# that takes the package whole, or the group commit for it).
+prober_patch() { grep -l '^diff --git a/pkg/kubelet/prober/' patches/*.patch | tail -n1; }
 
 moddir=$(pw::module_dir "${KUBE_VERSION}")
 prober=pkg/kubelet/prober
@@ -68,13 +72,13 @@ for i in $(seq 100); do echo "// filler ${i}"; done >>"${prober}/worker.go"
 expect_verify_fails_with_fix "verify fails when pkg/ changed without update-patches"
 update
 expect_verify_ok "verify passes again after update-patches"
-if patch_text | grep -q '^+// verify-patches_test: an unregenerated change$'; then
+if grep -q '^+// verify-patches_test: an unregenerated change$' "$(prober_patch)"; then
   pass "the change is in the prober patch"
 else fail "the change is in the prober patch"; fi
 
 # 3. Hand edits to patches/ are caught too.
 npicks=$(pw::pick_files | grep -c . || true)
-first=$(pw::patch_files "${copy}/patches" | sed -n "$((npicks + 1))p") # the prober patch
+first=$(pw::patch_files "${copy}/patches" | sed -n "$((npicks + 1))p") # the first after the picks
 sed -i '4s/$/ (edited)/' "${first}"
 expect_verify_fails_with_fix "verify fails when a patch was edited by hand"
 update
@@ -92,7 +96,7 @@ while read -r pick; do
     ok=
   fi
   while read -r line; do
-    if grep -qxF -- "${line}" "${first}"; then ok=; fi
+    if grep -qxF -- "${line}" "$(prober_patch)"; then ok=; fi
   done < <(grep '^[-+][^-+]' "${pick}" | grep -v '^[-+]\s*$' | grep -v '^[-+]\s*[})]*$' | head -n 5)
 done < <(pw::pick_files)
 if ((npicks > 0)) && [[ -n ${ok} ]]; then
@@ -116,29 +120,64 @@ if ((npicks > 0)); then
   update
 fi
 
+# 3c. The series by concept (hack/series/): a file a commit takes is in that
+#     commit and changes in no later one; a file with an intermediate version
+#     (worker.go) changes in the commit that takes it and in earlier ones
+#     only; bad entries stop update-patches with what is wrong.
+with() { grep -l "^diff --git a/$1 " patches/*.patch | xargs -rn1 basename | tr '\n' ' '; }
+wheel_in=$(with "${prober}/wheel.go") worker_in=$(with "${prober}/worker.go")
+if [[ ${wheel_in} == *timing-wheel* && $(wc -w <<<"${wheel_in}") == 1 && $(wc -w <<<"${worker_in}") == 2 &&
+  ${worker_in} == *per-run* && $(with "${prober}/scheduler.go") == "${worker_in#* }" ]]; then
+  pass "series: files in the commits that take them, intermediate versions before"
+else fail "series: files in the commits that take them (wheel.go in: ${wheel_in}; worker.go in: ${worker_in})"; fi
+mkdir -p hack/series/99-late "${tmp}/late/a/${prober}" "${tmp}/late/b/${prober}"
+echo "kubelet/prober: a late change" >hack/series/99-late/message
+cp "${prober}/wheel.go" "${tmp}/late/a/${prober}/" && cp "${prober}/wheel.go" "${tmp}/late/b/${prober}/"
+echo "// a late change" >>"${tmp}/late/b/${prober}/wheel.go"
+(cd "${tmp}/late" && git diff --no-index --no-prefix "a/${prober}/wheel.go" "b/${prober}/wheel.go" >"${copy}/hack/series/99-late/changes.patch" || true)
+series_rejects() { # <what> <log pattern>
+  if update; then fail "$1 (update-patches passed)"
+  elif grep -q "$2" "${tmp}/update.log"; then pass "$1"
+  else
+    fail "$1 (message)"
+    cat "${tmp}/update.log"
+  fi
+}
+series_rejects "series: a later change to a file an earlier commit took is rejected" "wheel.go is changed again after hack/series/03"
+echo "garbage" >hack/series/99-late/changes.patch
+series_rejects "series: a changes.patch that does not apply is rejected" "99-late/changes.patch does not apply"
+rm hack/series/99-late/changes.patch
+series_rejects "series: a commit that changes nothing is rejected" "99-late changes nothing"
+echo "${prober}/no_such_file.go" >hack/series/99-late/files
+series_rejects "series: an entry naming no pkg/ file is rejected" "no_such_file.go is not an exported pkg/ file"
+echo "${prober}/wheel.go" >hack/series/99-late/files
+series_rejects "series: a file taken twice is rejected" "wheel.go is taken by hack/series/03"
+rm -rf hack/series/99-late
+update
+
 # 4. An overlay file goes into its own patch, without the build constraint,
 #    and deletes nothing else in its (partially mirrored) directory.
 mkdir -p pkg/kubelet/server
-{ printf '%s\n\n' "${PW_OVERLAY_TAG}" && cat "${moddir}/pkg/kubelet/server/server.go"; } >pkg/kubelet/server/server.go
-echo "// overlay change" >>pkg/kubelet/server/server.go
+{ printf '%s\n\n' "${PW_OVERLAY_TAG}" && cat "${moddir}/pkg/kubelet/server/auth.go"; } >pkg/kubelet/server/auth.go
+echo "// overlay change" >>pkg/kubelet/server/auth.go
 update
 expect_verify_ok "verify passes with an overlay"
-server_patch=$(grep -l '^diff --git a/pkg/kubelet/server/server.go' patches/*.patch || true)
-if [[ -n ${server_patch} && ${server_patch} != "${first}" ]] &&
+server_patch=$(grep -l '^diff --git a/pkg/kubelet/server/auth.go' patches/*.patch || true)
+if [[ -n ${server_patch} && ${server_patch} != "$(prober_patch)" ]] &&
   ! grep -q probewheel_overlay "${server_patch}" &&
   ! grep -q '^deleted file mode' "${server_patch}" &&
   [[ $(grep -c '^diff --git' "${server_patch}") == 1 ]]; then
   pass "overlay: own patch, constraint stripped, nothing deleted"
 else fail "overlay: own patch, constraint stripped, nothing deleted"; fi
 cp -a patches "${tmp}/overlay"
-sed -i "1s#.*#${PW_OVERLAY_TAG_BARE}#" pkg/kubelet/server/server.go
+sed -i "1s#.*#${PW_OVERLAY_TAG_BARE}#" pkg/kubelet/server/auth.go
 update
 if diff -r "${tmp}/overlay" patches >/dev/null && grep -q 'warning: .*go mod tidy' "${tmp}/update.log"; then
   pass "bare overlay constraint: same patches, with a warning"
 else fail "bare overlay constraint: same patches, with a warning"; fi
 
 # 4b. A module-only file is not exported and does not make its directory
-#     fully mirrored (pkg/features has one next to an overlay).
+#     fully mirrored (pkg/features has one).
 printf '%s: a test\n\npackage features\n\n// X is a stand-in.\nconst X = 1\n' "${PW_MODULE_ONLY_MARK}" >pkg/features/zz_module_only.go
 update
 if ! grep -q 'zz_module_only' patches/*.patch && ! grep -q '^deleted file mode' patches/*.patch; then
@@ -152,7 +191,7 @@ update
 rm "${prober}/scale_test.go"
 update
 expect_verify_ok "verify passes after deleting a file"
-if grep -A1 '^diff --git a/pkg/kubelet/prober/scale_test.go' "${first}" | grep -q '^deleted file mode'; then
+if grep -A1 '^diff --git a/pkg/kubelet/prober/scale_test.go' "$(prober_patch)" | grep -q '^deleted file mode'; then
   pass "dropped file is deleted in the prober patch"
 else fail "dropped file is deleted in the prober patch"; fi
 if grep -q '^diff --git a/pkg/kubelet/prober/\(results\|testing\)/' patches/*.patch; then
@@ -177,9 +216,9 @@ func TestRewrite(t *testing.T) { _ = pwtest.N; _ = v1.Pod{} }
 EOF
 update
 expect_verify_ok "verify passes with a module-internal import"
-if grep -q "^+	\"k8s.io/kubernetes/pkg/kubelet/prober/pwtest\"" "${first}" &&
+if grep -q "^+	\"k8s.io/kubernetes/pkg/kubelet/prober/pwtest\"" "$(prober_patch)" &&
   ! grep -q "${PW_MODULE}" patches/*.patch &&
-  grep -q '^diff --git a/pkg/kubelet/prober/pwtest/pwtest.go' "${first}"; then
+  grep -q '^diff --git a/pkg/kubelet/prober/pwtest/pwtest.go' "$(prober_patch)"; then
   pass "import paths rewritten, new subpackage in the prober patch"
 else fail "import paths rewritten, new subpackage in the prober patch"; fi
 
@@ -188,9 +227,9 @@ sed -i "s#${PW_MODULE}/pkg/kubelet/prober/pwtest#${PW_MODULE}/bench#" "${prober}
 if update; then fail "import from outside pkg/ is rejected"; else pass "import from outside pkg/ is rejected"; fi
 rm -rf "${prober}/zz_rewrite_test.go" "${prober}/pwtest"
 
-# 8. pkg/ identical to upstream and no picks: an empty series, and verify
-#    still passes.
-rm -rf pkg hack/upstream-picks
+# 8. pkg/ identical to upstream, no picks and no series: an empty series,
+#    and verify still passes.
+rm -rf pkg hack/upstream-picks hack/series
 mkdir -p "${prober}"
 find "${moddir}/${prober}" -maxdepth 1 -name '*.go' -exec cp {} "${prober}/" \;
 chmod -R u+w pkg

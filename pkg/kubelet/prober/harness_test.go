@@ -252,14 +252,6 @@ func (h *harness) resultTimes(pt probeType, r results.Result) []time.Duration {
 	return at
 }
 
-// podWith returns a running pod whose containers have the given probes.
-func podWith(uid string, containers ...v1.Container) *v1.Pod {
-	return &v1.Pod{
-		ObjectMeta: metav1.ObjectMeta{UID: types.UID(uid), Name: uid, Namespace: "ns"},
-		Spec:       v1.PodSpec{Containers: containers},
-	}
-}
-
 // addPod adds a running pod whose containers have the given probes; every
 // container is started and its status is known to the status manager.
 func (h *harness) addPod(uid string, containers ...v1.Container) *v1.Pod {
@@ -326,16 +318,6 @@ func containers(n int, probes func(c *v1.Container, i int)) []v1.Container {
 		probes(&cs[i], i)
 	}
 	return cs
-}
-
-func execProbe(period int32) *v1.Probe {
-	return &v1.Probe{
-		ProbeHandler:     v1.ProbeHandler{Exec: &v1.ExecAction{}},
-		PeriodSeconds:    period,
-		TimeoutSeconds:   1,
-		SuccessThreshold: 1,
-		FailureThreshold: 3,
-	}
 }
 
 // afterStart moves fake time past the restart window, so that first

@@ -27,6 +27,8 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 	"k8s.io/utils/ptr"
 )
@@ -134,5 +136,24 @@ func TestWorkerSharesThePodsContainer(t *testing.T) {
 				t.Errorf("the worker probes %+v, want %+v", *w.container, tc.container)
 			}
 		})
+	}
+}
+
+// execProbe returns an exec probe with the given period and the API defaults.
+func execProbe(period int32) *v1.Probe {
+	return &v1.Probe{
+		ProbeHandler:     v1.ProbeHandler{Exec: &v1.ExecAction{}},
+		PeriodSeconds:    period,
+		TimeoutSeconds:   1,
+		SuccessThreshold: 1,
+		FailureThreshold: 3,
+	}
+}
+
+// podWith returns a running pod whose containers have the given probes.
+func podWith(uid string, containers ...v1.Container) *v1.Pod {
+	return &v1.Pod{
+		ObjectMeta: metav1.ObjectMeta{UID: types.UID(uid), Name: uid, Namespace: "ns"},
+		Spec:       v1.PodSpec{Containers: containers},
 	}
 }

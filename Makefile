@@ -52,7 +52,7 @@ verify-patches-test:
 	hack/verify-patches_test.sh
 
 ## verify-series: every commit of patches/ applied alone on pristine upstream builds and passes the
-## tests of the packages it touches, with the gate off too once the gate exists (~1 min a commit)
+## tests of the packages it touches, with the gate off too once the gate exists (~40 s a commit, warm)
 verify-series:
 	hack/verify-series.sh
 

@@ -290,8 +290,8 @@ pw::scan_pkg() {
 #   message       the commit message (subject, blank line, body)
 #   files         pkg/ paths this commit brings to their final version, one per
 #                 line (# comments allowed); a line ending in / takes every file
-#                 below that directory no earlier commit took, and the
-#                 deletions there (upstream files pkg/ does not have)
+#                 below that directory that no commit names one by one, and
+#                 the deletions there (upstream files pkg/ does not have)
 #   changes.patch optional `git diff` applied before the files: what this commit
 #                 changes in files outside pkg/ (an overlay kept as its own lines)
 #                 or in pkg/ files that a later commit finishes (an intermediate
@@ -306,31 +306,36 @@ pw::series_dirs() {
 # names no exported file or a file taken twice.
 pw::series_plan() {
   declare -gA PW_CLAIM=() PW_CLAIM_DIR=()
-  local sdir entry f n
-  while read -r sdir; do
-    [[ -f ${sdir}/files ]] || continue
-    while read -r entry; do
-      entry=${entry%%#*}
-      entry=${entry//[[:space:]]/}
-      [[ -n ${entry} ]] || continue
-      if [[ ${entry} == */ ]]; then
-        n=0
-        for f in "${PW_FILES[@]}"; do
-          if [[ ${f} == "${entry}"* && -z ${PW_CLAIM[${f}]:-} ]]; then
-            PW_CLAIM[${f}]=${sdir}
-            n=$((n + 1))
-          fi
-        done
-        [[ -z ${PW_CLAIM_DIR[${entry%/}]:-} ]] || pw::die "${sdir#"${PW_ROOT}/"}/files: ${entry} is taken whole twice"
-        PW_CLAIM_DIR[${entry%/}]=${sdir}
-        ((n > 0)) || pw::log "warning: ${sdir#"${PW_ROOT}/"}/files: ${entry} has no file left to take"
-      else
-        [[ -n ${PW_OURS[${entry}]:-} ]] || pw::die "${sdir#"${PW_ROOT}/"}/files: ${entry} is not an exported pkg/ file"
-        [[ -z ${PW_CLAIM[${entry}]:-} ]] || pw::die "${sdir#"${PW_ROOT}/"}/files: ${entry} is taken by ${PW_CLAIM[${entry}]#"${PW_ROOT}/"} already"
-        PW_CLAIM[${entry}]=${sdir}
-      fi
-    done <"${sdir}/files"
-  done < <(pw::series_dirs)
+  local sdir entry f n pass
+  # Files named one by one first, in any commit; then the directories, each
+  # taking what is left below it.
+  for pass in files dirs; do
+    while read -r sdir; do
+      [[ -f ${sdir}/files ]] || continue
+      while read -r entry; do
+        entry=${entry%%#*}
+        entry=${entry//[[:space:]]/}
+        [[ -n ${entry} ]] || continue
+        if [[ ${entry} == */ ]]; then
+          [[ ${pass} == dirs ]] || continue
+          n=0
+          for f in "${PW_FILES[@]}"; do
+            if [[ ${f} == "${entry}"* && -z ${PW_CLAIM[${f}]:-} ]]; then
+              PW_CLAIM[${f}]=${sdir}
+              n=$((n + 1))
+            fi
+          done
+          [[ -z ${PW_CLAIM_DIR[${entry%/}]:-} ]] || pw::die "${sdir#"${PW_ROOT}/"}/files: ${entry} is taken whole twice"
+          PW_CLAIM_DIR[${entry%/}]=${sdir}
+          ((n > 0)) || pw::log "warning: ${sdir#"${PW_ROOT}/"}/files: ${entry} has no file left to take"
+        elif [[ ${pass} == files ]]; then
+          [[ -n ${PW_OURS[${entry}]:-} ]] || pw::die "${sdir#"${PW_ROOT}/"}/files: ${entry} is not an exported pkg/ file"
+          [[ -z ${PW_CLAIM[${entry}]:-} ]] || pw::die "${sdir#"${PW_ROOT}/"}/files: ${entry} is taken by ${PW_CLAIM[${entry}]#"${PW_ROOT}/"} already"
+          PW_CLAIM[${entry}]=${sdir}
+        fi
+      done <"${sdir}/files"
+    done < <(pw::series_dirs)
+  done
 }
 
 # pw::pick_files prints hack/upstream-picks/*.patch in apply order.

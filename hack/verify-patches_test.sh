@@ -25,6 +25,7 @@ export PW_OUTPUT=${tmp}/output
 cd "${copy}"
 # lib.sh was sourced from the real tree: look at the copy's picks.
 PW_PICKS_DIR=${copy}/hack/upstream-picks
+PW_SERIES_DIR=${copy}/hack/series
 
 failures=0
 pass() { echo "ok   $*"; }
@@ -51,9 +52,18 @@ expect_verify_fails_with_fix() {
   fi
 }
 patch_text() { cat patches/*.patch 2>/dev/null || true; }
-# The prober patch: the last one that changes the prober package (the one
-# that takes the package whole, or the group commit for it).
-prober_patch() { grep -l '^diff --git a/pkg/kubelet/prober/' patches/*.patch | tail -n1; }
+# The prober patch: the one whose hack/series/ commit takes the package whole,
+# or without a series the last one that changes the package.
+prober_patch() {
+  local whole n
+  whole=$(grep -lx 'pkg/kubelet/prober/' hack/series/*/files 2>/dev/null | head -n1)
+  if [[ -z ${whole} ]]; then
+    grep -l '^diff --git a/pkg/kubelet/prober/' patches/*.patch | tail -n1
+    return
+  fi
+  n=$(pw::series_dirs | grep -nxF "$(pwd)/${whole%/files}" | cut -d: -f1)
+  pw::patch_files "$(pwd)/patches" | sed -n "$(($(pw::pick_files | grep -c . || true) + n))p"
+}
 
 moddir=$(pw::module_dir "${KUBE_VERSION}")
 prober=pkg/kubelet/prober
@@ -126,8 +136,9 @@ fi
 #     only; bad entries stop update-patches with what is wrong.
 with() { grep -l "^diff --git a/$1 " patches/*.patch | xargs -rn1 basename | tr '\n' ' '; }
 wheel_in=$(with "${prober}/wheel.go") worker_in=$(with "${prober}/worker.go")
-if [[ ${wheel_in} == *timing-wheel* && $(wc -w <<<"${wheel_in}") == 1 && $(wc -w <<<"${worker_in}") == 2 &&
-  ${worker_in} == *per-run* && $(with "${prober}/scheduler.go") == "${worker_in#* }" ]]; then
+read -ra worker_in_all <<<"${worker_in}"
+if [[ ${wheel_in} == *timing-wheel* && $(wc -w <<<"${wheel_in}") == 1 && ${#worker_in_all[@]} -ge 2 &&
+  ${worker_in_all[0]} == *per-run* && ${worker_in_all[-1]} == "$(basename "$(prober_patch)")" ]]; then
   pass "series: files in the commits that take them, intermediate versions before"
 else fail "series: files in the commits that take them (wheel.go in: ${wheel_in}; worker.go in: ${worker_in})"; fi
 mkdir -p hack/series/99-late "${tmp}/late/a/${prober}" "${tmp}/late/b/${prober}"

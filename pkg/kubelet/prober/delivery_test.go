@@ -233,14 +233,14 @@ func TestSchedulerReattachInTheProbesLane(t *testing.T) {
 		s := newScheduler(schedulerConfig{Limits: poolLimits{fast: 1, slow: 1, slowAfter: 10 * time.Millisecond}, Metrics: &recordingMetrics{}})
 		quick, hung := &worker{}, &worker{}
 		s.mu.Lock()
-		s.pool.acquire(quick, slowLane, 0) // as the pool moves a run that waited
+		s.pool.acquire(quick, slowLane, false, 0) // as the pool moves a run that waited
 		quick.sched.state = stateRunning
 		s.mu.Unlock()
 		if !s.detach(quick) {
 			t.Fatal("the run did not detach")
 		}
 		s.mu.Lock()
-		s.pool.acquire(hung, slowLane, 0) // takes the slow slot the quick run gave up
+		s.pool.acquire(hung, slowLane, false, 0) // takes the slow slot the quick run gave up
 		s.mu.Unlock()
 		reattached := make(chan struct{})
 		go func() {
@@ -253,7 +253,7 @@ func TestSchedulerReattachInTheProbesLane(t *testing.T) {
 		default:
 			t.Fatal("the quick probe's run waits for the slow slot of a run that hangs, with the fast lane free")
 		}
-		if l := quick.sched.lane; l != fastLane {
+		if l := quick.pool.lane; l != fastLane {
 			t.Errorf("reattached in the %v lane, want fast", l)
 		}
 	})

@@ -117,7 +117,7 @@ func (s *scheduler) runInline(dense bool, tickerAt time.Duration) bool {
 		ws := &w.sched
 		// Manual and clean-up runs come through other paths; a worker
 		// stopped or triggered meanwhile goes to an executor as well.
-		if !ws.quick || ws.lane != fastLane || ws.stopping || ws.triggered || s.now()-start >= inlineBudget {
+		if !ws.quick || w.pool.lane != fastLane || ws.stopping || ws.triggered || s.now()-start >= inlineBudget {
 			break
 		}
 		s.readyQ.pop()

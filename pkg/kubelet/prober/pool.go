@@ -105,6 +105,18 @@ type pool struct {
 	movedAt time.Duration
 }
 
+// poolEntry is a worker's place in the pool, guarded like the pool.
+type poolEntry struct {
+	// lane holds the run's slot, or is the lane it waits for, or detachedLane.
+	lane lane
+	// queuedAt is when the run last joined a queue; startedAt when it last
+	// took a slot.
+	queuedAt, startedAt time.Duration
+	// Links for the pool's lists: a worker is in at most one.
+	prev, next *worker
+	list       *workerList
+}
+
 // neverMoved is pool.movedAt before any run was moved.
 const neverMoved = time.Duration(math.MinInt64)
 
@@ -181,15 +193,16 @@ func (p *pool) limit(l lane) int {
 	return p.limits.fast
 }
 
-// acquire gives w a slot in lane l, or queues it and reports false.
-func (p *pool) acquire(w *worker, l lane, now time.Duration) bool {
-	w.sched.lane = l
+// acquire gives w a slot in lane l, or queues it and reports false. first
+// says the run is the worker's first: it waits behind runs of the grid.
+func (p *pool) acquire(w *worker, l lane, first bool, now time.Duration) bool {
+	w.pool.lane = l
 	if p.running[l] < p.limit(l) {
 		p.take(w, now)
 		return true
 	}
-	w.sched.queuedAt = now
-	if l == fastLane && !w.sched.ran {
+	w.pool.queuedAt = now
+	if l == fastLane && first {
 		p.firsts.pushBack(w)
 	} else {
 		p.pending[l].pushBack(w)
@@ -198,9 +211,9 @@ func (p *pool) acquire(w *worker, l lane, now time.Duration) bool {
 }
 
 func (p *pool) take(w *worker, now time.Duration) {
-	p.running[w.sched.lane]++
-	w.sched.startedAt = now
-	if w.sched.lane == fastLane {
+	p.running[w.pool.lane]++
+	w.pool.startedAt = now
+	if w.pool.lane == fastLane {
 		p.fastRuns.pushBack(w)
 	}
 }
@@ -208,7 +221,7 @@ func (p *pool) take(w *worker, now time.Duration) {
 // release frees the slot of w's run, which ended, and returns the waiting
 // worker that took it over, if any.
 func (p *pool) release(w *worker, now time.Duration) *worker {
-	l := w.sched.lane
+	l := w.pool.lane
 	if l == detachedLane {
 		p.detached--
 		return nil
@@ -224,7 +237,7 @@ func (p *pool) release(w *worker, now time.Duration) *worker {
 // the waiting worker that took the slot over, if any.
 func (p *pool) detach(w *worker, now time.Duration) *worker {
 	next := p.release(w, now)
-	w.sched.lane = detachedLane
+	w.pool.lane = detachedLane
 	p.detached++
 	return next
 }
@@ -233,7 +246,7 @@ func (p *pool) detach(w *worker, now time.Duration) *worker {
 // reports false.
 func (p *pool) reattach(w *worker, l lane, now time.Duration) bool {
 	p.detached--
-	return p.acquire(w, l, now)
+	return p.acquire(w, l, false, now)
 }
 
 // handOn gives a free slot of lane l to the worker waiting longest for one,
@@ -254,7 +267,7 @@ func (p *pool) handOn(l lane, now time.Duration) *worker {
 
 // unqueue removes a waiting w from its lane's queue.
 func (p *pool) unqueue(w *worker) {
-	p.pending[w.sched.lane].remove(w)
+	p.pending[w.pool.lane].remove(w)
 	p.firsts.remove(w)
 }
 
@@ -271,20 +284,20 @@ func (p *pool) fastQueues() [2]*workerList { return [...]*workerList{&p.pending[
 func (p *pool) demote(now time.Duration, started []*worker) []*worker {
 	for p.fastWaiting() {
 		oldest := p.fastRuns.front()
-		if oldest == nil || now-oldest.sched.startedAt < p.limits.slowAfter {
+		if oldest == nil || now-oldest.pool.startedAt < p.limits.slowAfter {
 			break
 		}
 		p.fastRuns.remove(oldest)
 		p.running[fastLane]--
 		p.running[slowLane]++
-		oldest.sched.lane = slowLane
+		oldest.pool.lane = slowLane
 		p.movedAt = now
 		started = append(started, p.handOn(fastLane, now))
 	}
 	for _, q := range p.fastQueues() {
 		for w := q.front(); w != nil && p.stuck(w, now) && p.running[slowLane] < p.limits.slow; w = q.front() {
 			q.remove(w)
-			p.acquire(w, slowLane, now)
+			p.acquire(w, slowLane, false, now)
 			started = append(started, w)
 		}
 	}
@@ -296,7 +309,7 @@ func (p *pool) demote(now time.Duration, started []*worker) []*worker {
 // slow lane when there is one; it does not queue there, where runs wait for
 // runs that block, while fast slots free up within slowAfter.
 func (p *pool) stuck(w *worker, now time.Duration) bool {
-	return now-w.sched.queuedAt >= p.limits.slowAfter && w.sched.queuedAt <= p.movedAt
+	return now-w.pool.queuedAt >= p.limits.slowAfter && w.pool.queuedAt <= p.movedAt
 }
 
 // nextDemotion is when demote could next move a run: the oldest fast run's
@@ -310,19 +323,19 @@ func (p *pool) nextDemotion() (time.Duration, bool) {
 	}
 	at, ok := time.Duration(math.MaxInt64), false
 	if oldest := p.fastRuns.front(); oldest != nil {
-		at, ok = oldest.sched.startedAt+p.limits.slowAfter, true
+		at, ok = oldest.pool.startedAt+p.limits.slowAfter, true
 	}
 	if p.running[slowLane] < p.limits.slow {
 		for _, q := range p.fastQueues() {
-			if w := q.front(); w != nil && w.sched.queuedAt <= p.movedAt {
-				at, ok = min(at, w.sched.queuedAt+p.limits.slowAfter), true
+			if w := q.front(); w != nil && w.pool.queuedAt <= p.movedAt {
+				at, ok = min(at, w.pool.queuedAt+p.limits.slowAfter), true
 			}
 		}
 	}
 	return at, ok
 }
 
-// workerList is an intrusive FIFO of workers, linked through worker.sched.
+// workerList is an intrusive FIFO of workers, linked through worker.pool.
 type workerList struct {
 	head, tail *worker
 	n          int
@@ -332,10 +345,10 @@ func (l *workerList) len() int       { return l.n }
 func (l *workerList) front() *worker { return l.head }
 
 func (l *workerList) pushBack(w *worker) {
-	s := &w.sched
+	s := &w.pool
 	s.prev, s.next, s.list = l.tail, nil, l
 	if l.tail != nil {
-		l.tail.sched.next = w
+		l.tail.pool.next = w
 	} else {
 		l.head = w
 	}
@@ -344,17 +357,17 @@ func (l *workerList) pushBack(w *worker) {
 }
 
 func (l *workerList) remove(w *worker) {
-	s := &w.sched
+	s := &w.pool
 	if s.list != l {
 		return
 	}
 	if s.prev != nil {
-		s.prev.sched.next = s.next
+		s.prev.pool.next = s.next
 	} else {
 		l.head = s.next
 	}
 	if s.next != nil {
-		s.next.sched.prev = s.prev
+		s.next.pool.prev = s.prev
 	} else {
 		l.tail = s.prev
 	}

@@ -16,18 +16,13 @@ limitations under the License.
 
 package prober
 
-// The executor pool: how many runs are in flight, and who waits.
+// The pool's bookkeeping alone, on workers that only hold a place in it.
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
-	"testing/synctest"
 	"time"
-
-	v1 "k8s.io/api/core/v1"
-	"k8s.io/kubernetes/pkg/probe"
 )
 
 func TestPoolLimitsValidate(t *testing.T) {
@@ -47,283 +42,212 @@ func TestPoolLimitsValidate(t *testing.T) {
 			if (err == nil) != (tc.wantErr == "") || (err != nil && !strings.Contains(err.Error(), tc.wantErr)) {
 				t.Errorf("validate() = %v, want an error containing %q", err, tc.wantErr)
 			}
-			if err != nil {
-				defer func() {
-					if recover() == nil {
-						t.Error("newScheduler accepted the limits")
-					}
-				}()
-				newScheduler(schedulerConfig{Limits: tc.limits})
-			}
 		})
 	}
 }
 
-// laneSampler records, every tick of fake time, the most runs each lane had.
-type laneSampler struct {
-	s    *scheduler
-	stop chan struct{}
-	done chan struct{}
-	max  [numLanes]int
+// poolOp is one step of a pool scenario; want is the worker that got a slot
+// ("" for none, "ok"/"queued" for acquire and reattach).
+type poolOp struct {
+	op    string // acquire, release, detach, reattach, unqueue, demote
+	w     string
+	lane  lane
+	first bool
+	at    time.Duration
+	want  string
 }
 
-func sampleLanes(s *scheduler) *laneSampler {
-	ls := &laneSampler{s: s, stop: make(chan struct{}), done: make(chan struct{})}
-	go func() {
-		defer close(ls.done)
-		for {
-			s.mu.Lock()
-			for l := range numLanes {
-				ls.max[l] = max(ls.max[l], s.pool.running[l])
-			}
-			s.mu.Unlock()
-			select {
-			case <-ls.stop:
-				return
-			case <-time.After(schedulerTick):
-			}
-		}
-	}()
-	return ls
-}
-
-// reset forgets what was sampled so far.
-func (ls *laneSampler) reset() {
-	ls.s.mu.Lock()
-	defer ls.s.mu.Unlock()
-	ls.max = [numLanes]int{}
-}
-
-func (ls *laneSampler) result() [numLanes]int {
-	close(ls.stop)
-	<-ls.done
-	return ls.max
-}
-
-// TestSchedulerPoolBound: each lane holds at most its limit of runs that
-// started in it, and no probe is starved while the lanes are full.
-func TestSchedulerPoolBound(t *testing.T) {
+func TestPool(t *testing.T) {
+	ms := time.Millisecond
+	limits := poolLimits{fast: 2, slow: 1, slowAfter: 10 * ms}
 	tests := []struct {
-		name     string
-		limits   poolLimits
-		probes   int
-		hang     time.Duration
-		wantLane [numLanes]int // the most runs in each lane after the first period
-	}{
-		{"fast probes fill the fast lane", poolLimits{fast: 2, slow: 3, slowAfter: 10 * time.Millisecond}, 50, 5 * time.Millisecond, [numLanes]int{2, 0}},
-		{"slow probes fill the slow lane", poolLimits{fast: 2, slow: 3, slowAfter: 10 * time.Millisecond}, 20, 50 * time.Millisecond, [numLanes]int{0, 3}},
-	}
+		name        string
+		ops         []poolOp
+		wantRunning [numLanes]int
+		wantNext    time.Duration // nextDemotion after the ops; 0 for none
+	}{{
+		name: "each lane holds its limit; slots go to waiting runs in order",
+		ops: []poolOp{
+			{op: "acquire", w: "a", want: "ok"}, {op: "acquire", w: "b", want: "ok"},
+			{op: "acquire", w: "c", at: 1 * ms, want: "queued"}, {op: "acquire", w: "d", at: 2 * ms, want: "queued"},
+			{op: "acquire", w: "s", lane: slowLane, want: "ok"}, {op: "acquire", w: "t", lane: slowLane, want: "queued"},
+			{op: "release", w: "a", at: 3 * ms, want: "c"}, {op: "release", w: "s", at: 3 * ms, want: "t"},
+		},
+		wantRunning: [numLanes]int{2, 1},
+		wantNext:    10 * ms, // d waits and b started at 0
+	}, {
+		name: "a run of the grid takes a fast slot before a worker's first run",
+		ops: []poolOp{
+			{op: "acquire", w: "a", want: "ok"}, {op: "acquire", w: "b", want: "ok"},
+			{op: "acquire", w: "first", first: true, want: "queued"},
+			{op: "acquire", w: "grid", at: 1 * ms, want: "queued"},
+			{op: "release", w: "a", at: 2 * ms, want: "grid"},
+			{op: "release", w: "b", at: 2 * ms, want: "first"},
+		},
+		wantRunning: [numLanes]int{2, 0},
+	}, {
+		name: "nothing moves while no fast work waits",
+		ops: []poolOp{
+			{op: "acquire", w: "a", want: "ok"}, {op: "acquire", w: "b", want: "ok"},
+			{op: "demote", at: time.Hour, want: ""},
+		},
+		wantRunning: [numLanes]int{2, 0},
+	}, {
+		name: "an overrun fast run moves to the slow lane and hands its slot on",
+		ops: []poolOp{
+			{op: "acquire", w: "a", want: "ok"}, {op: "acquire", w: "b", at: 5 * ms, want: "ok"},
+			{op: "acquire", w: "c", at: 6 * ms, want: "queued"},
+			{op: "demote", at: 9 * ms, want: ""},
+			{op: "demote", at: 10 * ms, want: "c"},
+		},
+		wantRunning: [numLanes]int{2, 1},
+	}, {
+		name: "moving does not wait for room in the slow lane",
+		ops: []poolOp{
+			{op: "acquire", w: "s", lane: slowLane, want: "ok"},
+			{op: "acquire", w: "a", want: "ok"}, {op: "acquire", w: "b", want: "ok"},
+			{op: "acquire", w: "c", at: 1 * ms, want: "queued"}, {op: "acquire", w: "d", at: 1 * ms, want: "queued"},
+			{op: "demote", at: 10 * ms, want: "c,d"},
+			// The slow lane holds 3 runs on 1 slot: a freed slow slot goes to no one.
+			{op: "acquire", w: "t", lane: slowLane, at: 11 * ms, want: "queued"},
+			{op: "release", w: "s", at: 12 * ms, want: ""},
+			{op: "release", w: "a", at: 13 * ms, want: ""},
+			{op: "release", w: "b", at: 14 * ms, want: "t"},
+		},
+		wantRunning: [numLanes]int{2, 1},
+	}, {
+		name: "a run that waited slowAfter while runs were moved out takes a slow slot",
+		ops: []poolOp{
+			{op: "acquire", w: "a", want: "ok"}, {op: "acquire", w: "b", want: "ok"},
+			{op: "acquire", w: "c", want: "queued"}, {op: "acquire", w: "d", want: "queued"},
+			{op: "acquire", w: "h", at: 4 * ms, want: "queued"},
+			{op: "demote", at: 10 * ms, want: "c,d"}, // a, b moved (slow lane over its limit)
+			{op: "release", w: "a", at: 11 * ms, want: ""},
+			{op: "release", w: "b", at: 12 * ms, want: ""}, // the slow lane has room again
+			{op: "demote", at: 13 * ms, want: ""},          // h has waited 9 ms
+			{op: "demote", at: 14 * ms, want: "h"},         // 10 ms, queued before the move: slow slot
+		},
+		wantRunning: [numLanes]int{2, 1},
+	}, {
+		name: "runs that only queue behind quick ones move nothing and keep waiting",
+		ops: []poolOp{
+			{op: "acquire", w: "a", want: "ok"}, {op: "acquire", w: "b", want: "ok"},
+			{op: "acquire", w: "c", want: "queued"},
+			{op: "release", w: "a", at: 1 * ms, want: "c"},
+			{op: "acquire", w: "d", at: 1 * ms, want: "queued"},
+			{op: "demote", at: 10 * ms, want: "d"}, // b overran: moved, d takes its fast slot
+		},
+		wantRunning: [numLanes]int{2, 1},
+	}, {
+		name: "a detached run frees its slot and queues again to reattach",
+		ops: []poolOp{
+			{op: "acquire", w: "a", want: "ok"}, {op: "acquire", w: "b", want: "ok"},
+			{op: "acquire", w: "c", want: "queued"},
+			{op: "detach", w: "a", at: 1 * ms, want: "c"},
+			{op: "reattach", w: "a", at: 2 * ms, want: "queued"},
+			{op: "release", w: "b", at: 3 * ms, want: "a"},
+			{op: "detach", w: "c", at: 4 * ms, want: ""},
+			{op: "release", w: "c", at: 5 * ms, want: ""}, // a detached run ends without a slot
+		},
+		wantRunning: [numLanes]int{1, 0},
+	}, {
+		name: "an unqueued run gets no slot",
+		ops: []poolOp{
+			{op: "acquire", w: "a", want: "ok"}, {op: "acquire", w: "b", want: "ok"},
+			{op: "acquire", w: "c", want: "queued"}, {op: "acquire", w: "first", first: true, want: "queued"},
+			{op: "unqueue", w: "c"}, {op: "unqueue", w: "first"},
+			{op: "release", w: "a", at: 1 * ms, want: ""},
+		},
+		wantRunning: [numLanes]int{1, 0},
+	}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) {
-				h := newHarness(t, &tc.limits)
-				afterStart(h, time.Second)
-				cs := containers(tc.probes, func(c *v1.Container, _ int) {
-					h.probes.set(c.Name, behaviour{result: probe.Success, hang: tc.hang})
-					c.LivenessProbe = execProbe(1)
-				})
-				h.addPod("p", cs...)
-				ls := sampleLanes(h.m.scheduler)
-				time.Sleep(time.Second)
-				ls.reset() // first runs start fast and may move to the slow lane above its limit
-				time.Sleep(19*time.Second - time.Millisecond)
-				lanes := ls.result()
-				h.close()
-
-				if lanes != tc.wantLane {
-					t.Errorf("lanes held at most %v runs, want %v (limits fast=%d slow=%d)", lanes, tc.wantLane, tc.limits.fast, tc.limits.slow)
+			p := newPool(limits)
+			workers := map[string]*worker{}
+			names := map[*worker]string{}
+			w := func(name string) *worker {
+				if workers[name] == nil {
+					workers[name] = &worker{}
+					names[workers[name]] = name
 				}
-				for _, c := range cs {
-					if n := len(h.probes.starts(c.Name)); n != 20 {
-						t.Errorf("%s ran %d times in 20 periods", c.Name, n)
+				return workers[name]
+			}
+			for i, op := range tc.ops {
+				var got string
+				switch op.op {
+				case "acquire", "reattach":
+					var ok bool
+					if op.op == "acquire" {
+						ok = p.acquire(w(op.w), op.lane, op.first, op.at)
+					} else {
+						ok = p.reattach(w(op.w), op.lane, op.at)
 					}
+					got = map[bool]string{true: "ok", false: "queued"}[ok]
+				case "release", "detach":
+					release := p.release
+					if op.op == "detach" {
+						release = p.detach
+					}
+					if next := release(w(op.w), op.at); next != nil {
+						got = names[next]
+					}
+				case "unqueue":
+					p.unqueue(w(op.w))
+				case "demote":
+					var started []string
+					for _, s := range p.demote(op.at, nil) {
+						started = append(started, names[s])
+					}
+					got = strings.Join(started, ",")
 				}
-			})
+				if got != op.want {
+					t.Errorf("step %d, %s %s at %v: got %q, want %q", i, op.op, op.w, op.at, got, op.want)
+				}
+				if err := poolInvariants(&p); err != nil {
+					t.Fatalf("step %d, %s %s at %v: %v", i, op.op, op.w, op.at, err)
+				}
+			}
+			if p.running != tc.wantRunning {
+				t.Errorf("running %v, want %v", p.running, tc.wantRunning)
+			}
+			if at, ok := p.nextDemotion(); ok != (tc.wantNext != 0) || at != tc.wantNext && ok {
+				t.Errorf("nextDemotion() = %v, %v; want %v", at, ok, tc.wantNext)
+			}
 		})
 	}
 }
 
-// TestSchedulerHungProbesDoNotDelayHealthyOnes hangs some probes until their
-// timeout and checks that the healthy ones stay on their grid, also when
-// more probes hang than the slow lane has slots. The case without demotion
-// shows that the test can tell.
-func TestSchedulerHungProbesDoNotDelayHealthyOnes(t *testing.T) {
-	tests := []struct {
-		name      string
-		limits    poolLimits
-		hungEvery int // every hungEvery-th of 100 probes hangs
-		wantExact bool
-	}{
-		{"10% hang", poolLimits{fast: 4, slow: 64, slowAfter: 10 * time.Millisecond}, 10, true},
-		{"more hang than the slow lane holds", poolLimits{fast: 4, slow: 8, slowAfter: 10 * time.Millisecond}, 3, true},
-		{"hung runs never leave the fast lane", poolLimits{fast: 4, slow: 64, slowAfter: time.Hour}, 10, false},
+// poolInvariants checks pool.go's invariants.
+func poolInvariants(p *pool) error {
+	if p.running[fastLane] > p.limits.fast {
+		return fmt.Errorf("%d fast runs, limit %d", p.running[fastLane], p.limits.fast)
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) {
-				h := newHarness(t, &tc.limits)
-				afterStart(h, time.Second)
-				cs := containers(100, func(c *v1.Container, i int) {
-					if i%tc.hungEvery == 0 {
-						h.probes.set(c.Name, behaviour{result: probe.Failure, hang: 3 * time.Second})
-					}
-					c.ReadinessProbe = execProbe(1)
-				})
-				h.addPod("p", cs...)
-				time.Sleep(30 * time.Second)
-				h.close()
-
-				var worst time.Duration
-				for i, c := range cs {
-					if i%tc.hungEvery == 0 {
-						continue
-					}
-					starts := h.probes.starts(c.Name)
-					if len(starts) < 29 {
-						worst = max(worst, time.Hour)
-						continue
-					}
-					for j, d := range intervals(starts) {
-						if j >= 1 { // the first hung runs start in the fast lane
-							worst = max(worst, (d - time.Second).Abs())
-						}
-					}
-				}
-				if exact := worst == 0; exact != tc.wantExact {
-					t.Errorf("healthy probes' worst period error %v; want exact periods: %v", worst, tc.wantExact)
-				}
-			})
-		})
+	if p.fastWaiting() && p.running[fastLane] < p.limits.fast {
+		return fmt.Errorf("runs wait for a fast slot while %d of %d are taken", p.running[fastLane], p.limits.fast)
 	}
-}
-
-// TestSchedulerDemotionWakesTheLoop: when fast work waits behind a fast run
-// that is not overdue yet, the loop wakes up when that run becomes overdue,
-// not at the wheel's next unrelated slot. Limits fast 1 / slow 1: H fills
-// the slow lane until 10.028 s, B hangs in the fast slot from 10.020 s and is
-// overdue at 10.030 s, C is due at 10.025 s (its tick: 10.028 s) and moves in
-// when B moves out, at the wheel's first tick from 10.030 s: 10.032 s.
-func TestSchedulerDemotionWakesTheLoop(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		h := newHarness(t, &poolLimits{fast: 1, slow: 1, slowAfter: 10 * time.Millisecond})
-		afterStart(h, 10*time.Second)
-		h.probes.set("h", behaviour{result: probe.Success, hang: 28 * time.Millisecond}) // slow from its first run on
-		h.addPod("ph", v1.Container{Name: "h", LivenessProbe: execProbe(10)})
-		time.Sleep(20 * time.Millisecond)
-		h.addPod("pb", v1.Container{Name: "b", LivenessProbe: execProbe(10)})
-		time.Sleep(5 * time.Millisecond)
-		h.addPod("pc", v1.Container{Name: "c", LivenessProbe: execProbe(10)})
-		time.Sleep(5 * time.Second)
-		h.probes.set("b", behaviour{result: probe.Success, hang: time.Second}) // b's next run hangs
-		time.Sleep(6 * time.Second)
-		h.close()
-
-		if got, want := h.probes.starts("c"), secs(0.025, 10.032); !slices.Equal(got, want) {
-			t.Errorf("c ran at %v, want %v", got, want)
-		}
-	})
-}
-
-// TestSchedulerLoopSleepIsBounded: however far the next due run is, the
-// loop sleeps at most maxLoopSleep, so a wake-up that nothing arranged is
-// late by at most that.
-func TestSchedulerLoopSleepIsBounded(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		h := newHarness(t, nil)
-		afterStart(h, time.Hour)
-		h.addPod("p", v1.Container{Name: "c", LivenessProbe: execProbe(3600)})
-		time.Sleep(10 * time.Second)
-		synctest.Wait()
-		s := h.m.scheduler
-		s.mu.Lock()
-		armed, now := s.armed, s.now()
-		s.mu.Unlock()
-		if limit := floorTick(now + maxLoopSleep); armed > limit {
-			t.Errorf("loop sleeps until tick %d, more than %v after now (tick %d)", armed, maxLoopSleep, floorTick(now))
-		}
-		h.close()
-	})
-}
-
-// TestSchedulerGridRunsGoBeforeFirstRuns: a pod's containers added together
-// start their first runs at once, more than the fast lane holds; a probe that
-// comes due on its grid meanwhile takes the next free fast slot instead of
-// waiting behind all of them (pool.go). One fast slot: the 20 first runs of
-// 3 ms each hold it from 0.990 s to 1.050 s; g is due at 1.000 s and starts
-// when the run in flight ends, at 1.002 s, where a FIFO would start it after
-// all of them, at 1.050 s.
-func TestSchedulerGridRunsGoBeforeFirstRuns(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		h := newHarness(t, &poolLimits{fast: 1, slow: 1, slowAfter: 10 * time.Millisecond})
-		afterStart(h, 10*time.Second)
-		h.addPod("pg", v1.Container{Name: "g", LivenessProbe: execProbe(1)})
-		time.Sleep(990 * time.Millisecond)
-		batch := containers(20, func(c *v1.Container, _ int) {
-			h.probes.set(c.Name, behaviour{result: probe.Success, hang: 3 * time.Millisecond})
-			c.LivenessProbe = execProbe(10)
-		})
-		h.addPod("batch", batch...)
-		time.Sleep(1500 * time.Millisecond)
-		h.close()
-
-		if got, want := h.probes.starts("g"), secs(0, 1.002, 2); !slices.Equal(got, want) {
-			t.Errorf("g ran at %v, want %v", got, want)
-		}
-		for i, c := range batch {
-			want := 990*time.Millisecond + time.Duration(i)*3*time.Millisecond // g's run takes no time
-			if got := h.probes.starts(c.Name); len(got) != 1 || got[0] != want {
-				t.Errorf("%s ran at %v, want once at %v", c.Name, got, want)
+	if p.pending[slowLane].len() > 0 && p.running[slowLane] < p.limits.slow {
+		return fmt.Errorf("runs wait for a slow slot while %d of %d are taken", p.running[slowLane], p.limits.slow)
+	}
+	for _, l := range []*workerList{&p.pending[fastLane], &p.pending[slowLane], &p.firsts, &p.fastRuns} {
+		n := 0
+		for w, prev := l.front(), (*worker)(nil); w != nil; prev, w = w, w.pool.next {
+			n++
+			if w.pool.list != l {
+				return fmt.Errorf("a worker in a list links to another")
+			}
+			at := func(w *worker) time.Duration {
+				if l == &p.fastRuns {
+					return w.pool.startedAt
+				}
+				return w.pool.queuedAt
+			}
+			if prev != nil && at(prev) > at(w) {
+				return fmt.Errorf("a list is out of order: %v before %v", at(prev), at(w))
 			}
 		}
-	})
-}
-
-// TestSchedulerManyProbesTurnSlowTogether: when more probes of one grid turn
-// slow at once than the fast lane has slots (a node-local dependency of many
-// pods hangs), the hung runs queued ahead of a healthy probe must not hold it
-// up for one slowAfter per lane's worth of them: a run that has waited
-// slowAfter for a fast slot while overrun runs were moved out takes a slow
-// slot instead. The healthy probe h, due one tick after the hung ones, starts
-// at most slowAfter (rounded up to the wheel's tick) late, once: from their
-// next run on the hung probes start in the slow lane.
-func TestSchedulerManyProbesTurnSlowTogether(t *testing.T) {
-	def := defaultPoolLimits()
-	tests := []struct {
-		name   string
-		limits poolLimits
-		hung   int
-	}{
-		{"4 fast slots, 14 turn slow", poolLimits{fast: 4, slow: 2048, slowAfter: 10 * time.Millisecond}, 14},
-		{"4 fast slots, 10 times as many turn slow", poolLimits{fast: 4, slow: 2048, slowAfter: 10 * time.Millisecond}, 40},
-		{"default pool, 10 times its fast lane turn slow", def, 10 * def.fast},
+		if n != l.len() {
+			return fmt.Errorf("a list holds %d workers and counts %d", n, l.len())
+		}
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) {
-				h := newHarness(t, &tc.limits)
-				afterStart(h, 10*time.Second)
-				hung := containers(tc.hung, func(c *v1.Container, _ int) { c.ReadinessProbe = execProbe(10) })
-				h.addPod("hung", hung...) // every first run at 0: one grid
-				time.Sleep(schedulerTick)
-				h.addPod("p", v1.Container{Name: "h", ReadinessProbe: execProbe(10)})
-				time.Sleep(5 * time.Second)
-				for _, c := range hung {
-					h.probes.set(c.Name, behaviour{result: probe.Failure, hang: 3 * time.Second})
-				}
-				time.Sleep(16 * time.Second)
-				h.close()
-
-				// The loop's ticker may tick up to tickerPhaseSlack after the wheel's tick.
-				bound := time.Duration(ceilTick(tc.limits.slowAfter))*schedulerTick + tickerPhaseSlack
-				starts := h.probes.starts("h")
-				if len(starts) != 3 || starts[0] != schedulerTick || starts[2] != 20*time.Second+schedulerTick {
-					t.Fatalf("h ran at %v, want at 4ms, by 10.004s + %v, and at 20.004s", starts, bound)
-				}
-				if late := starts[1] - (10*time.Second + schedulerTick); late < 0 || late > bound {
-					t.Errorf("h started %v late behind %d runs that hang, want at most %v (slowAfter %v on %v ticks)",
-						late, tc.hung, bound, tc.limits.slowAfter, schedulerTick)
-				}
-			})
-		})
-	}
+	return nil
 }

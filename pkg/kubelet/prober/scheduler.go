@@ -48,7 +48,8 @@ import (
 //
 // Locking: the manager calls add, stop and trigger with its workerLock
 // held; the scheduler calls into workers (doProbe, exit, which takes
-// workerLock) only on executors, without s.mu. The order is therefore
+// workerLock) only on executors and in the loop's inline runs (inline.go),
+// always without s.mu. The order is therefore
 // manager.workerLock → scheduler.mu, and s.mu is taken last apart from the
 // metrics' own locks.
 type scheduler struct {
@@ -112,11 +113,9 @@ type schedulerConfig struct {
 // that divides a second moves a probe's runs by the same offset in every
 // period: the intervals between runs on the grid stay exact, and only an
 // interval from a run off the grid (a first, manual or post-overrun run,
-// which start at once) to the grid is up to one tick longer.
-// With 1 ms ticks, 20,000 probes every 10 s cost 46 µs of CPU per run against
-// upstream's 61; with 4 ms ticks about 0.55× upstream's, and 1.2× at 110 pods
-// (was 1.4×); 8 ms would save more but make every new worker's first interval
-// up to 8 ms long, more than upstream's tails.
+// which start at once) to the grid is up to one tick longer. A shorter tick
+// shares fewer wake-ups; a longer one would make every new worker's first
+// interval longer than upstream's tails (docs/design.md has the measurements).
 const schedulerTick = 4 * time.Millisecond
 
 // maxLoopSleep bounds the loop's sleep, as client-go's delaying queue bounds
@@ -142,13 +141,11 @@ type workerSched struct {
 	timer  wheelTimer
 	ticker probeTicker
 	// Offsets from scheduler.epoch: when the current or next run became due,
-	// when it was dispatched or last joined a queue of the pool, when it last
-	// took a slot, and when the current or last run began.
-	dueAt, queuedAt, startedAt, began time.Duration
+	// when it was dispatched, and when the current or last run began.
+	dueAt, queuedAt, began time.Duration
 	// busy is how long the current run has held slots so far: its time
 	// without one, waiting for the kubelet to take a result, does not count.
 	busy time.Duration
-	lane lane
 	// resume is closed when a detached run that waits for a slot gets one.
 	resume chan struct{}
 	// slow: the last run overran slowAfter, so the next one starts in the slow lane.
@@ -162,9 +159,6 @@ type workerSched struct {
 	// ran: the worker's first run has started.
 	ran      bool
 	stopping bool
-	// Links for the pool's lists.
-	prev, next *worker
-	list       *workerList
 }
 
 // startLane is the lane a run of w starts in: the slow lane if its last run
@@ -274,7 +268,7 @@ func (s *scheduler) stop(w *worker) {
 		s.run(w, now, now)
 	case stateQueued:
 		// Clean-up is quick; it need not wait behind slow runs.
-		if ws.lane == slowLane {
+		if w.pool.lane == slowLane {
 			s.pool.unqueue(w)
 			s.run(w, now, now)
 		}
@@ -327,11 +321,11 @@ func (s *scheduler) detach(w *worker) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ws := &w.sched
-	if ws.state != stateRunning || ws.lane == detachedLane {
+	if ws.state != stateRunning || w.pool.lane == detachedLane {
 		return false // not a scheduled run (a test calling doProbe), or detached already
 	}
 	now := s.now()
-	ws.busy += now - ws.startedAt
+	ws.busy += now - w.pool.startedAt
 	if next := s.pool.detach(w, now); next != nil {
 		s.admit(next, true) // this executor waits in Set: another one takes the slot's next run
 	}
@@ -403,7 +397,7 @@ func (s *scheduler) run(w *worker, now, dueAt time.Duration) {
 func (s *scheduler) dispatch(w *worker, now, dueAt time.Duration) bool {
 	ws := &w.sched
 	ws.queuedAt, ws.dueAt = now, dueAt
-	if s.pool.acquire(w, ws.startLane(), now) {
+	if s.pool.acquire(w, ws.startLane(), !ws.ran, now) {
 		return true
 	}
 	ws.state = stateQueued
@@ -450,8 +444,8 @@ func (s *scheduler) finish(w *worker, a action, keepGoing bool) {
 		s.enqueue(w) // stopped while probing: clean up next, in the same slot
 		return
 	}
-	if ws.lane != detachedLane {
-		ws.busy += now - ws.startedAt
+	if w.pool.lane != detachedLane {
+		ws.busy += now - w.pool.startedAt
 	}
 	ws.slow = ws.busy >= s.pool.limits.slowAfter
 	ws.quick = ws.busy < inlineMaxRun

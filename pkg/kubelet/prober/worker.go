@@ -41,8 +41,9 @@ import (
 // ProbeTimerWheel feature gate off, the worker runs upstream's loop in a goroutine of its own
 // instead (run). The worker uses the probe Manager's statusManager to get up-to-date container IDs.
 type worker struct {
-	// Scheduling state, guarded by the manager's scheduler.
+	// Scheduling state and the place in the scheduler's pool, guarded by the manager's scheduler.
 	sched workerSched
+	pool  poolEntry
 
 	// Channel for stopping the probe, used by run (gate off) only.
 	stopCh chan struct{}

@@ -55,13 +55,18 @@ patch_text() { cat patches/*.patch 2>/dev/null || true; }
 # The prober patch: the one whose hack/series/ commit takes the package whole,
 # or without a series the last one that changes the package.
 prober_patch() {
-  local whole n
+  local whole
   whole=$(grep -lx 'pkg/kubelet/prober/' hack/series/*/files 2>/dev/null | head -n1)
   if [[ -z ${whole} ]]; then
     grep -l '^diff --git a/pkg/kubelet/prober/' patches/*.patch | tail -n1
     return
   fi
-  n=$(pw::series_dirs | grep -nxF "$(pwd)/${whole%/files}" | cut -d: -f1)
+  series_patch "${whole%/files}"
+}
+# series_patch <hack/series/NN-slug>: the patch that series commit became.
+series_patch() {
+  local n
+  n=$(pw::series_dirs | grep -nxF "$(pwd)/$1" | cut -d: -f1)
   pw::patch_files "$(pwd)/patches" | sed -n "$(($(pw::pick_files | grep -c . || true) + n))p"
 }
 
@@ -77,8 +82,8 @@ if diff -r "${tmp}/before" patches >/dev/null; then pass "regeneration is byte-s
 
 # 2. Changing a pkg/ file without regenerating fails verify, with the fix.
 # (over 80 lines of diff, so verify also has to survive truncating its output)
-echo "// verify-patches_test: an unregenerated change" >>"${prober}/worker.go"
-for i in $(seq 100); do echo "// filler ${i}"; done >>"${prober}/worker.go"
+echo "// verify-patches_test: an unregenerated change" >>"${prober}/prober_test.go"
+for i in $(seq 100); do echo "// filler ${i}"; done >>"${prober}/prober_test.go"
 expect_verify_fails_with_fix "verify fails when pkg/ changed without update-patches"
 update
 expect_verify_ok "verify passes again after update-patches"
@@ -138,7 +143,8 @@ with() { grep -l "^diff --git a/$1 " patches/*.patch | xargs -rn1 basename | tr 
 wheel_in=$(with "${prober}/wheel.go") worker_in=$(with "${prober}/worker.go")
 read -ra worker_in_all <<<"${worker_in}"
 if [[ ${wheel_in} == *timing-wheel* && $(wc -w <<<"${wheel_in}") == 1 && ${#worker_in_all[@]} -ge 2 &&
-  ${worker_in_all[0]} == *per-run* && ${worker_in_all[-1]} == "$(basename "$(prober_patch)")" ]]; then
+  ${worker_in_all[0]} == *per-run* &&
+  ${worker_in_all[-1]} == "$(basename "$(series_patch "$(dirname "$(grep -lx "${prober}/worker.go" hack/series/*/files)")")")" ]]; then
   pass "series: files in the commits that take them, intermediate versions before"
 else fail "series: files in the commits that take them (wheel.go in: ${wheel_in}; worker.go in: ${worker_in})"; fi
 mkdir -p hack/series/99-late "${tmp}/late/a/${prober}" "${tmp}/late/b/${prober}"

@@ -9,7 +9,7 @@
 #
 # Usage: hack/verify-series.sh [--from N]   start testing at commit N (1-based;
 #                                           earlier ones are applied only)
-# About 40 s per commit with a warm Go build cache (4-5 min for the series); the first commit also
+# About 35 s per commit with a warm Go build cache (6 min for the series); the first commit also
 # compiles the kubelet's dependencies (several minutes on a cold cache).
 set -euo pipefail
 shopt -s inherit_errexit

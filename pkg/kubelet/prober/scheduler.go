@@ -93,6 +93,18 @@ type scheduler struct {
 	watchdog   clock.Timer
 }
 
+// schedulerMetrics is what the scheduler reports as runs happen; tests swap
+// in a recorder. State (runs in flight, capacity) is not reported: the
+// collector of scheduler_metrics.go reads it when scraped.
+type schedulerMetrics interface {
+	// started records a run that got a slot: how late it started against
+	// the moment it was due, and how long it waited for the slot.
+	started(lateness, queueWait time.Duration)
+	// skipped counts ticks that fell while the previous run of the same
+	// probe was in flight, beyond the one a ticker keeps.
+	skipped(t probeType, ticks int64)
+}
+
 // schedulerConfig is what a scheduler is built from. Zero fields take the
 // defaults: the real clock, defaultPoolLimits and the package's metrics.
 type schedulerConfig struct {

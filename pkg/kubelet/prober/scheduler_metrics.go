@@ -24,18 +24,6 @@ import (
 	"k8s.io/component-base/metrics"
 )
 
-// schedulerMetrics is what the scheduler reports as runs happen; tests swap
-// in a recorder. State (runs in flight, capacity) is not reported: the
-// collector below reads it when scraped.
-type schedulerMetrics interface {
-	// started records a run that got a slot: how late it started against
-	// the moment it was due, and how long it waited for the slot.
-	started(lateness, queueWait time.Duration)
-	// skipped counts ticks that fell while the previous run of the same
-	// probe was in flight, beyond the one a ticker keeps.
-	skipped(t probeType, ticks int64)
-}
-
 // The lateness buckets resolve the wheel's 4 ms tick and the kernel's timer
 // slack at the bottom and a probe stuck behind a full pool at the top.
 var schedulerLatenessBuckets = []float64{0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10}

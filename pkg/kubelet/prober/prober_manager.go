@@ -18,11 +18,7 @@ package prober
 
 import (
 	"context"
-	"hash/fnv"
-	"math"
-	"os"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/probewheel/probewheel/pkg/features"
@@ -123,10 +119,8 @@ type manager struct {
 	// the ProbeTimerWheel feature gate is off: each worker then runs upstream's loop (worker.run).
 	scheduler *scheduler
 
-	// spreadSeed and spreadCount place the first probes added within one period of start; see
-	// firstProbeDelay.
-	spreadSeed  float64
-	spreadCount atomic.Uint64
+	// spread places the first probes added within one period of start (spread.go).
+	spread firstProbeSpread
 }
 
 // NewManager creates a Manager for pod probing.
@@ -148,43 +142,13 @@ func NewManager(
 		workers:          make(map[probeKey]*worker),
 		start:            clock.RealClock{}.Now(),
 	}
+	m.spread.start = m.start
 	// The one place the gate is read: a manager keeps its mode for its lifetime.
 	if utilfeature.DefaultFeatureGate.Enabled(features.ProbeTimerWheel) {
 		m.scheduler = newScheduler(schedulerConfig{})
-		m.spreadSeed = nodeSeed()
+		m.spread.seed = nodeSeed()
 	}
 	return m
-}
-
-// invPhi is 1/φ. Adding it modulo 1 walks the unit interval so that any n consecutive points cut
-// it into gaps of at most three lengths (the three-gap theorem): the most even deterministic
-// sequence that needs no knowledge of how many points will come.
-var invPhi = (math.Sqrt(5) - 1) / 2
-
-// firstProbeDelay says how long after it is added a worker with the given period first probes.
-// Upstream probes at once, except within one period of the kubelet's start, when every worker
-// sleeps a random part of its period so that a restarted kubelet does not probe every container
-// at the same instant (kubernetes#52154). A random sleep still bunches: with 200 probes, some
-// 100 ms window of a 1 s period gets ~1.5× its share. Here the k-th worker added in that window
-// starts at the fraction (seed + k/φ) mod 1 of its period, which leaves every window within one
-// or two probes of its share. The seed differs per node, so nodes that restart together do not
-// probe a shared dependency in step.
-func (m *manager) firstProbeDelay(period time.Duration) time.Duration {
-	if period <= time.Since(m.start) {
-		return 0
-	}
-	k := m.spreadCount.Add(1) - 1
-	_, frac := math.Modf(m.spreadSeed + float64(k)*invPhi)
-	// On a tick, so that a first probe never rounds up to a whole period.
-	return time.Duration(frac * float64(period)).Truncate(schedulerTick)
-}
-
-// nodeSeed derives the per-node phase of firstProbeDelay from the host name.
-func nodeSeed() float64 {
-	name, _ := os.Hostname()
-	h := fnv.New64a()
-	h.Write([]byte(name))
-	return float64(h.Sum64()>>11) / (1 << 53)
 }
 
 // Key uniquely identifying container probes

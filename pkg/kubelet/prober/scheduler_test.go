@@ -273,7 +273,7 @@ func TestSchedulerTriggerIsOneSlot(t *testing.T) {
 		{"before the first run", func(h *harness) *worker {
 			// Within the restart window the first run is spread over the
 			// period: at 5 s with this seed. The trigger runs right after it.
-			h.m.spreadSeed = 0.5
+			h.m.spread.seed = 0.5
 			h.addPod("p", v1.Container{Name: "c", ReadinessProbe: execProbe(10)})
 			return readinessWorker(h)
 		}, false, [2]bool{true, false}, secs(5, 5)},
@@ -449,7 +449,7 @@ func TestSchedulerStop(t *testing.T) {
 				if !tc.restarted {
 					afterStart(h, 10*time.Second)
 				}
-				h.m.spreadSeed = 0.5
+				h.m.spread.seed = 0.5
 				h.probes.set("c", behaviour{result: probe.Success, hang: tc.hang})
 				pod := h.addPod("p", v1.Container{Name: "c", LivenessProbe: execProbe(tc.period), ReadinessProbe: execProbe(tc.period)})
 				time.Sleep(tc.stop)
@@ -590,11 +590,10 @@ func TestSchedulerLoopSleepsKeepRunsOnTime(t *testing.T) {
 				cs := containers(tc.probes, func(c *v1.Container, _ int) { c.LivenessProbe = execProbe(10) })
 				h.addPod("p", cs...)
 				time.Sleep(tc.addAt)
-				// The next first-probe delay (prober_manager.go's
-				// firstProbeDelay) is firstDelay, plus half a tick that
-				// the truncation to a tick drops.
+				// The next first-probe delay (spread.go) is firstDelay,
+				// plus half a tick that the truncation to a tick drops.
 				frac := (float64(tc.firstDelay) + float64(schedulerTick)/2) / float64(10*time.Second)
-				_, h.m.spreadSeed = math.Modf(frac - float64(h.m.spreadCount.Load())*invPhi + 2)
+				_, h.m.spread.seed = math.Modf(frac - float64(h.m.spread.n.Load())*invPhi + 2)
 				late := v1.Container{Name: "late", LivenessProbe: execProbe(10)}
 				h.addPod("q", late)
 				time.Sleep(25 * time.Second)

@@ -99,12 +99,12 @@ func (s *scheduler) wakeExecutor() {
 		e.wake <- struct{}{}
 		return
 	}
-	go s.execute(&executor{wake: make(chan struct{}, 1)}, true)
+	go s.serve(&executor{wake: make(chan struct{}, 1)}, true)
 }
 
-// execute is an executor's goroutine. spinning: whoever started it counted it
+// serve is an executor's goroutine. spinning: whoever started it counted it
 // in s.spinning (a loop that handed the wheel off did not).
-func (s *scheduler) execute(e *executor, spinning bool) {
+func (s *scheduler) serve(e *executor, spinning bool) {
 	s.mu.Lock()
 	for {
 		if s.readyQ.len() == 0 {
@@ -137,9 +137,9 @@ func (s *scheduler) execute(e *executor, spinning bool) {
 	}
 }
 
-// retireExecutors wakes the parked executors, which exit: the last worker
+// dismissIdle wakes the parked executors, which exit: the last worker
 // has exited. Called with s.mu held.
-func (s *scheduler) retireExecutors() {
+func (s *scheduler) dismissIdle() {
 	for i, e := range s.idle {
 		s.spinning++ // each wakes as a spinning executor, finds nothing, and exits
 		e.wake <- struct{}{}

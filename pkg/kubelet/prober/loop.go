@@ -39,7 +39,7 @@ import (
 // wake-ups are bounded by denseTicks-1 per gap.
 func (s *scheduler) loop() {
 	if s.wheelLoop() {
-		s.execute(&executor{wake: make(chan struct{}, 1)}, false)
+		s.serve(&executor{wake: make(chan struct{}, 1)}, false)
 	}
 }
 
@@ -64,7 +64,7 @@ func (s *scheduler) wheelLoop() (handedOff bool) {
 		if s.workers == 0 {
 			s.looping = false
 			s.armed = noWake
-			s.retireExecutors()
+			s.dismissIdle()
 			s.mu.Unlock()
 			return false
 		}

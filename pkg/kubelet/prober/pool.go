@@ -230,7 +230,7 @@ func (p *pool) release(w *worker, now time.Duration) *worker {
 	if l == fastLane {
 		p.fastRuns.remove(w)
 	}
-	return p.handOn(l, now)
+	return p.grant(l, now)
 }
 
 // detach frees the slot of w's run, which goes on without one, and returns
@@ -249,9 +249,9 @@ func (p *pool) reattach(w *worker, l lane, now time.Duration) bool {
 	return p.acquire(w, l, false, now)
 }
 
-// handOn gives a free slot of lane l to the worker waiting longest for one,
+// grant gives a free slot of lane l to the worker waiting longest for one,
 // a worker's first run only when no run of the grid waits.
-func (p *pool) handOn(l lane, now time.Duration) *worker {
+func (p *pool) grant(l lane, now time.Duration) *worker {
 	if p.running[l] >= p.limit(l) {
 		return nil // moved runs still fill the slow lane
 	}
@@ -292,7 +292,7 @@ func (p *pool) demote(now time.Duration, started []*worker) []*worker {
 		p.running[slowLane]++
 		oldest.pool.lane = slowLane
 		p.movedAt = now
-		started = append(started, p.handOn(fastLane, now))
+		started = append(started, p.grant(fastLane, now))
 	}
 	for _, q := range p.fastQueues() {
 		for w := q.front(); w != nil && p.stuck(w, now) && p.running[slowLane] < p.limits.slow; w = q.front() {

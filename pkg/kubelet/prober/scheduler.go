@@ -252,7 +252,7 @@ func (s *scheduler) add(w *worker, period, delay time.Duration) {
 	now := s.now()
 	ws.ticker.due = now + max(delay, 0)
 	if delay <= 0 {
-		s.run(w, now, now) // not via the wheel, which would round up to the next tick
+		s.submit(w, now, now) // not via the wheel, which would round up to the next tick
 		return
 	}
 	s.file(w, now)
@@ -277,12 +277,12 @@ func (s *scheduler) stop(w *worker) {
 	switch ws.state {
 	case stateIdle:
 		s.wheel.cancel(&ws.timer)
-		s.run(w, now, now)
+		s.submit(w, now, now)
 	case stateQueued:
 		// Clean-up is quick; it need not wait behind slow runs.
 		if w.pool.lane == slowLane {
 			s.pool.unqueue(w)
-			s.run(w, now, now)
+			s.submit(w, now, now)
 		}
 	}
 }
@@ -321,7 +321,7 @@ func (s *scheduler) trigger(w *worker) bool {
 	// takes it when its run starts or ends.
 	if ws.state == stateIdle && ws.ran && !ws.stopping {
 		s.wheel.cancel(&ws.timer)
-		s.run(w, now, now)
+		s.submit(w, now, now)
 	}
 	return true
 }
@@ -390,15 +390,15 @@ func (s *scheduler) file(w *worker, now time.Duration) {
 	ws := &w.sched
 	tick := ceilTick(ws.ticker.due)
 	if !s.wheel.schedule(&ws.timer, tick) {
-		s.run(w, now, ws.ticker.due)
+		s.submit(w, now, ws.ticker.due)
 		return
 	}
 	ws.state = stateIdle
 	s.wakeBy(tick)
 }
 
-// run dispatches w and, if it got a slot, queues it for an executor.
-func (s *scheduler) run(w *worker, now, dueAt time.Duration) {
+// submit dispatches w and, if it got a slot, queues it for an executor.
+func (s *scheduler) submit(w *worker, now, dueAt time.Duration) {
 	if s.dispatch(w, now, dueAt) {
 		s.ready(w)
 	}

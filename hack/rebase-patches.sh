@@ -128,12 +128,17 @@ for d in "${!PW_FULL_DIRS[@]}"; do
   done < <(git -C "${dir}" ls-tree --name-only HEAD -- "${d}/")
 done
 
+# rebased_commit <subject>: the rebased commit with that subject, if any.
+rebased_commit() {
+  git -C "${dir}" log --format='%H %s' "${base}..HEAD" | awk -v s="$1" 'substr($0, 42) == s { print $1; exit }'
+}
+
 # Picks: each is written back from the rebased commit with its subject, or
 # deleted when that commit is gone (skipped: the new release has the fix).
 while read -r pick; do
   [[ -n ${pick} ]] || continue
   subject=$(git mailinfo /dev/null /dev/null <"${pick}" | sed -n 's/^Subject: //p')
-  commit=$(git -C "${dir}" log --format='%H %s' "${base}..HEAD" | awk -v s="${subject}" 'substr($0, 42) == s { print $1; exit }')
+  commit=$(rebased_commit "${subject}")
   if [[ -z ${commit} ]]; then
     pw::log "${new} has '${subject}' already: dropping ${pick#"${PW_ROOT}/"}"
     rm -f "${pick}"
@@ -149,7 +154,7 @@ pw::series_plan
 while read -r sdir; do
   [[ -f ${sdir}/changes.patch ]] || continue
   subject=$(head -n1 "${sdir}/message")
-  commit=$(git -C "${dir}" log --format='%H %s' "${base}..HEAD" | awk -v s="${subject}" 'substr($0, 42) == s { print $1; exit }')
+  commit=$(rebased_commit "${subject}")
   [[ -n ${commit} ]] || pw::die "no rebased commit has the subject of ${sdir#"${PW_ROOT}/"} ('${subject}')"
   excludes=()
   for f in "${!PW_CLAIM[@]}"; do
@@ -157,9 +162,13 @@ while read -r sdir; do
       excludes+=(":(exclude)${f}")
     fi
   done
+  # A directory taken whole brings its deletions too; its other files may still
+  # be stages of later commits, which stay in changes.patch.
   for d in "${!PW_CLAIM_DIR[@]}"; do
     if [[ ${PW_CLAIM_DIR[${d}]} == "${sdir}" ]]; then
-      excludes+=(":(exclude)${d}/")
+      while read -r f; do
+        excludes+=(":(exclude)${f}")
+      done < <(git -C "${dir}" diff --name-only --diff-filter=D "${commit}~1" "${commit}" -- "${d}/")
     fi
   done
   git -C "${dir}" diff --full-index --no-renames --diff-algorithm=myers "${commit}~1" "${commit}" -- . "${excludes[@]}" >"${sdir}/changes.patch"

@@ -257,11 +257,15 @@ done
 # files to read in the order its hack/series/ directory lists them (the
 # non-test files first), with that directory's `guide` text if it has one.
 review_guide() {
-  local commits c i n subject sdir f added removed
-  local -a rows=()
+  local -a commits sdirs subjects numstats
+  local i npicks sdir
   mapfile -t commits < <(pw::pgit rev-list --reverse "${base}..${head}")
   mapfile -t sdirs < <(pw::series_dirs)
   npicks=$(pw::pick_files | grep -c . || true)
+  for i in "${!commits[@]}"; do
+    subjects[i]=$(pw::pgit log -1 --format=%s "${commits[i]}")
+    numstats[i]=$(pw::pgit diff --numstat --no-renames "${commits[i]}~1" "${commits[i]}")
+  done
   echo "## Review guide"
   echo
   echo "Read the commits in order: each builds and passes its package tests on its own"
@@ -270,19 +274,14 @@ review_guide() {
   echo "| # | commit | non-test | tests |"
   echo "| --- | --- | --- | --- |"
   for i in "${!commits[@]}"; do
-    c=${commits[i]}
-    subject=$(pw::pgit log -1 --format=%s "${c}")
-    read -r na nr ta tr < <(pw::pgit diff --numstat --no-renames "${c}~1" "${c}" | awk '
+    awk -F'\t' -v n="$((i + 1))" -v subject="${subjects[i]}" '
       $3 ~ /_test\.go$/ || $3 ~ /\/testdata\// { ta += $1; tr += $2; next }
       { na += $1; nr += $2 }
-      END { printf "%d %d %d %d\n", na, nr, ta, tr }')
-    printf '| %d | %s | +%d −%d | +%d −%d |\n' "$((i + 1))" "${subject}" "${na}" "${nr}" "${ta}" "${tr}"
+      END { printf "| %d | %s | +%d −%d | +%d −%d |\n", n, subject, na, nr, ta, tr }' <<<"${numstats[i]}"
   done
   for i in "${!commits[@]}"; do
-    c=${commits[i]}
-    subject=$(pw::pgit log -1 --format=%s "${c}")
     echo
-    echo "### $((i + 1)). ${subject}"
+    echo "### $((i + 1)). ${subjects[i]}"
     echo
     sdir=
     if ((i < npicks)); then
@@ -295,16 +294,21 @@ review_guide() {
         echo
       fi
     fi
-    # Files in the order the commit's files list names them, then the rest.
-    {
-      if [[ -n ${sdir} && -f ${sdir}/files ]]; then
-        sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^$/d' "${sdir}/files" | grep -v '/$' || true
-      fi
-      pw::pgit diff --name-only --no-renames "${c}~1" "${c}"
-    } | awk '!seen[$0]++' | while read -r f; do
-      pw::pgit diff --numstat --no-renames "${c}~1" "${c}" -- "${f}" | awk -v f="${f}" '
-        NF { kind = (f ~ /_test\.go$/ || f ~ /\/testdata\//) ? 1 : 0; printf "%d\t- `%s` (+%d −%d)\n", kind, f, $1, $2 }'
-    done | sort -s -t$'\t' -k1,1n | cut -f2-
+    # Files in the order the commit's files list names them, then the rest;
+    # non-test files first.
+    if [[ -n ${sdir} && -f ${sdir}/files ]]; then
+      sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^$/d' "${sdir}/files" | grep -v '/$' || true
+    fi | awk -F'\t' -v stats="${numstats[i]}" '
+      BEGIN {
+        n = split(stats, lines, "\n")
+        for (k = 1; k <= n; k++) { split(lines[k], f, "\t"); name[k] = f[3]; add[f[3]] = f[1]; del[f[3]] = f[2] }
+      }
+      function emit(p) {
+        if (!(p in add) || seen[p]++) return
+        printf "%d\t- `%s` (+%d −%d)\n", (p ~ /_test\.go$/ || p ~ /\/testdata\//), p, add[p], del[p]
+      }
+      { emit($0) }
+      END { for (k = 1; k <= n; k++) emit(name[k]) }' | sort -s -t$'\t' -k1,1n | cut -f2-
   done
 }
 

@@ -172,6 +172,22 @@ series_rejects "series: a file taken twice is rejected" "wheel.go is taken by ha
 rm -rf hack/series/99-late
 update
 
+# 3d. Rebasing onto the same release is a no-op: pkg/, the picks, the series'
+#     changes.patch files (stages of files later commits finish included) and
+#     patches/ come back byte for byte.
+rm -rf "${tmp}/before-rebase" && mkdir -p "${tmp}/before-rebase"
+cp -a pkg hack/series hack/upstream-picks patches "${tmp}/before-rebase/"
+if ! hack/rebase-patches.sh "${KUBE_VERSION}" >"${tmp}/rebase.log" 2>&1; then
+  fail "rebase onto the same release"
+  cat "${tmp}/rebase.log"
+elif diff -r "${tmp}/before-rebase/pkg" pkg >/dev/null && diff -r "${tmp}/before-rebase/series" hack/series >/dev/null &&
+  diff -r "${tmp}/before-rebase/upstream-picks" hack/upstream-picks >/dev/null && diff -r "${tmp}/before-rebase/patches" patches >/dev/null; then
+  pass "rebase onto the same release changes nothing"
+else
+  fail "rebase onto the same release changes nothing"
+  diff -r "${tmp}/before-rebase/series" hack/series | head -n 20
+fi
+
 # 4. An overlay file goes into its own patch, without the build constraint,
 #    and deletes nothing else in its (partially mirrored) directory.
 mkdir -p pkg/kubelet/server

@@ -29,12 +29,12 @@ import (
 )
 
 // numberTexts are the texts that state the scheduler's constants: the
-// package's comments (doc.go's contract among them), docs/design.md and the
+// package's comments (doc.go's contract among them), docs/design.md, docs/proposal.md and the
 // patch messages, keyed by path.
 func numberTexts(t *testing.T) map[string]string {
 	t.Helper()
 	var paths []string
-	for _, glob := range []string{"*.go", "../../../docs/design.md", "../../../hack/series/*/message"} {
+	for _, glob := range []string{"*.go", "../../../docs/design.md", "../../../docs/proposal.md", "../../../hack/series/*/message"} {
 		m, err := filepath.Glob(glob)
 		if err != nil || len(m) == 0 {
 			t.Fatalf("%s: no file (%v)", glob, err)

@@ -154,7 +154,7 @@ type workerSched struct {
 	ticker probeTicker
 	// Offsets from scheduler.epoch: when the current or next run became due,
 	// when it was dispatched, and when the current or last run began.
-	dueAt, queuedAt, began time.Duration
+	dueAt, dispatchedAt, began time.Duration
 	// busy is how long the current run has held slots so far: its time
 	// without one, waiting for the kubelet to take a result, does not count.
 	busy time.Duration
@@ -408,7 +408,7 @@ func (s *scheduler) submit(w *worker, now, dueAt time.Duration) {
 // a slot; otherwise w waits in its lane's queue.
 func (s *scheduler) dispatch(w *worker, now, dueAt time.Duration) bool {
 	ws := &w.sched
-	ws.queuedAt, ws.dueAt = now, dueAt
+	ws.dispatchedAt, ws.dueAt = now, dueAt
 	if s.pool.acquire(w, ws.startLane(), !ws.ran, now) {
 		return true
 	}
@@ -441,7 +441,7 @@ func (s *scheduler) begin(w *worker, now time.Duration) action {
 			s.metrics.skipped(w.probeType, dropped)
 		}
 	}
-	s.metrics.started(now-ws.dueAt, now-ws.queuedAt)
+	s.metrics.started(now-ws.dueAt, now-ws.dispatchedAt)
 	return a
 }
 

@@ -46,8 +46,10 @@ pw::log "go test ${flags[*]} ${pkgs[*]} in ${PW_TREE}"
 start=${SECONDS}
 rc=0
 # -mod=mod: see hack/build-kubelet.sh. -count=1: always run, never replay the
-# test cache, so the counts and the time are real.
-go test -mod=mod -count=1 -json "${flags[@]}" "${pkgs[@]}" >"${json}" || rc=$?
+# test cache, so the counts and the time are real. -trimpath: the build cache
+# then keys packages by content, not by directory, so the series tree of
+# make verify-series and this tree share what they compile.
+go test -mod=mod -trimpath -count=1 -json "${flags[@]}" "${pkgs[@]}" >"${json}" || rc=$?
 wall=$((SECONDS - start))
 
 # Count from the JSON events (field order is fixed by cmd/test2json, and the

@@ -41,6 +41,9 @@ git am --abort >/dev/null 2>&1 || true
 git checkout -q -f --detach "${base}"
 git clean -q -ffdx
 
+# -trimpath: the build cache keys packages by content, not by directory, so
+# this tree reuses what make kubelet and make upstream-test compiled in theirs.
+goflags=(-mod=mod -trimpath)
 gate_off="-ldflags=-X=${PW_UPSTREAM_MODULE}/pkg/features.probeTimerWheelDefault=false"
 log_dir=${PW_OUTPUT}/verify-series
 rm -rf "${log_dir}"
@@ -69,18 +72,18 @@ for i in "${!patches[@]}"; do
   pw::log "[${n}/${#patches[@]}] ${name}: build, then go test ${pkgs[*]}"
   {
     echo "+ go build ./pkg/kubelet/ ./pkg/kubelet/server/ ./pkg/features/"
-    go build -mod=mod ./pkg/kubelet/ ./pkg/kubelet/server/ ./pkg/features/ &&
+    go build "${goflags[@]}" ./pkg/kubelet/ ./pkg/kubelet/server/ ./pkg/features/ &&
       echo "+ go vet ./pkg/kubelet/prober/..." &&
-      go vet -mod=mod ./pkg/kubelet/prober/... &&
+      go vet "${goflags[@]}" ./pkg/kubelet/prober/... &&
       echo "+ go test ${pkgs[*]}" &&
-      go test -mod=mod -count=1 "${pkgs[@]}"
+      go test "${goflags[@]}" -count=1 "${pkgs[@]}"
   } >"${log}" 2>&1 || result=FAIL
   gate=-
   if [[ ${result} == ok ]] && grep -q 'ProbeTimerWheel' pkg/features/kube_features.go; then
     gate=ok
     {
       echo "+ go test ${gate_off} ./pkg/kubelet/prober/..."
-      go test -mod=mod -count=1 "${gate_off}" ./pkg/kubelet/prober/...
+      go test "${goflags[@]}" -count=1 "${gate_off}" ./pkg/kubelet/prober/...
     } >>"${log}" 2>&1 || gate=FAIL
   fi
   if [[ ${result} != ok || ${gate} == FAIL ]]; then

@@ -69,26 +69,16 @@ limitations under the License.
 //
 // # Executor pool and head-of-line blocking
 //
-// The pool bounds the runs that start at once with two budgets ("lanes").
+// The pool (pool.go) bounds the runs in flight with two budgets ("lanes").
 // Every probe starts in the fast lane unless its previous run overran
-// slowAfter (10 ms). While work waits for a fast slot, a fast run older than
-// slowAfter moves to the slow lane and its fast slot goes to the waiting run
-// — whether or not the slow lane has room, so that runs that hang can never
-// hold the fast lane for longer than slowAfter. A run that has waited
-// slowAfter for a fast slot while runs were moved out of the fast lane takes
-// a slow slot instead, so that the runs queued ahead of it, which may hang
-// in turn, cannot hold it for one slowAfter per lane's worth of them. From
-// its next run on, a probe that overran starts in the slow lane, and waits
-// there while the lane holds its limit of runs. So a run that blocks — a
+// slowAfter (10 ms), and a fast run that overruns while work waits moves to
+// the slow lane without waiting for room there. So a run that blocks — a
 // hung target up to timeoutSeconds × 3 retries, a slow CRI ExecSync — delays
 // healthy probes by at most slowAfter rounded up to the wheel's tick (12 ms,
 // and the timer's slack), once, however many hang at once, while the slow
-// lane has room
-// (TestSchedulerManyProbesTurnSlowTogether, at ten times the fast lane).
-// Waiting runs queue in the order they came due, one entry per probe at
-// most, except that a fast slot goes to a probe on its grid before a new
-// worker's first run: a batch of pods added at once starts hundreds of first
-// runs, and a due probe waits for none of them
+// lane has room (TestSchedulerManyProbesTurnSlowTogether, at ten times the
+// fast lane). A probe on its grid takes a fast slot before a new worker's
+// first run, so a due probe never waits behind a batch of pods added at once
 // (TestSchedulerGridRunsGoBeforeFirstRuns).
 //
 // A Set on a results manager whose Updates() channel is full blocks until

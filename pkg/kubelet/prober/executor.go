@@ -16,7 +16,9 @@ limitations under the License.
 
 package prober
 
-// Executors are the goroutines that run probes. A run that got a slot goes
+import "sync"
+
+// executors are the goroutines that run probes. A run that got a slot goes
 // to the ready queue; executors take runs from it until it is empty, then
 // park. Waking a goroutine costs about what a whole probe run of a no-op
 // exec costs, so executors are woken sparingly: when runs wait in the queue
@@ -24,27 +26,51 @@ package prober
 // woken but not yet at the queue), one is woken, or started. An executor
 // that takes a run and leaves more behind does the same, so the executors
 // working grow with the backlog: a tick's ten due runs of a microsecond each
-// take one or two wake-ups, ten slow ones soon run side by side. Quick runs
-// of the loop's own tick need no executor at all: the loop takes them itself
-// (inline.go). The pool's slots, not the executors, bound how many run at
-// once: every run in the queue, on an executor or on the loop holds one (or
-// gave it up, delivery.go).
+// take one or two wake-ups, ten slow ones soon run side by side. What bounds
+// how many runs go at once is whoever fills the queue (the pool's slots),
+// not the executors.
 //
-// Example, runs A, B, C due at one tick, all executors parked:
+// Example, runs A, B, C queued at once, all executors parked:
 //
-//	loop:  ready=[A B C], nobody spinning → wake E1 (spinning=1)
+//	queue=[A B C], nobody spinning → wake E1 (spinning=1)
 //	E1:    takes A, leaves [B C] → wake E2 (spinning=1); runs A
 //	E1:    finishes A, takes B (E2 is still waking: no wake-up)
 //	E2:    takes C; E1 finishes B, finds nothing, parks
 //
 // Executors park up to maxIdle, since a fresh goroutine has to grow its
 // stack to doProbe's depth.
-type executor struct {
-	wake chan struct{} // capacity 1: a wake-up never blocks the scheduler
+type executors struct {
+	// mu guards every field below; it is the scheduler's, which holds it
+	// around every call.
+	mu *sync.Mutex
+	// do runs w, just taken from the queue. Called with mu held, it returns
+	// with mu held and releases it while the probe runs.
+	do func(w *worker)
+	// done reports that no run will come any more: an executor with nothing
+	// to take exits instead of parking.
+	done func() bool
+
+	queue readyQueue
+	// spinning counts executors woken or started to take runs from the queue
+	// that have not reached it yet. One is woken only while spinning is 0,
+	// so runs that queue up together cost one wake-up, not one each.
+	spinning int
+	// idle holds the parked executors, most recently parked last;
+	// len(idle) <= maxIdle.
+	idle    []*executor
+	maxIdle int
+	// wakeups counts executors woken or started.
+	wakeups int64
 }
 
-// readyQueue is a FIFO of workers whose runs hold a slot and wait for an
-// executor.
+// executor is a parked executor's wake-up call.
+type executor struct {
+	wake chan struct{} // capacity 1: a wake-up never blocks the waker
+}
+
+func newExecutor() *executor { return &executor{wake: make(chan struct{}, 1)} }
+
+// readyQueue is a FIFO of workers whose runs wait for an executor.
 type readyQueue struct {
 	items []*worker
 	head  int
@@ -70,80 +96,69 @@ func (q *readyQueue) pop() *worker {
 	return w
 }
 
-// ready queues w's run, which holds a slot, and makes sure an executor will
-// take it. Called with s.mu held.
-func (s *scheduler) ready(w *worker) {
-	s.enqueue(w)
-	s.wakeExecutor()
+// ready queues w's run and makes sure an executor will take it.
+func (x *executors) ready(w *worker) {
+	x.queue.push(w)
+	x.wake()
 }
 
-// enqueue queues w's run, which holds a slot, for the calling executor to
-// take next (or to wake another for, if it leaves more behind).
-func (s *scheduler) enqueue(w *worker) {
-	w.sched.state = stateReady
-	s.readyQ.push(w)
-}
-
-// wakeExecutor wakes a parked executor, or starts one, if runs wait and no
-// executor is already on its way to take one. Called with s.mu held.
-func (s *scheduler) wakeExecutor() {
-	if s.readyQ.len() == 0 || s.spinning > 0 {
+// wake wakes a parked executor, or starts one, if runs wait and no executor
+// is already on its way to take one.
+func (x *executors) wake() {
+	if x.queue.len() == 0 || x.spinning > 0 {
 		return
 	}
-	s.spinning++
-	s.wakeups++
-	if n := len(s.idle); n > 0 {
-		e := s.idle[n-1]
-		s.idle[n-1] = nil
-		s.idle = s.idle[:n-1]
+	x.spinning++
+	x.wakeups++
+	if n := len(x.idle); n > 0 {
+		e := x.idle[n-1]
+		x.idle[n-1] = nil
+		x.idle = x.idle[:n-1]
 		e.wake <- struct{}{}
 		return
 	}
-	go s.serve(&executor{wake: make(chan struct{}, 1)}, true)
+	go x.serve(newExecutor(), true)
 }
 
 // serve is an executor's goroutine. spinning: whoever started it counted it
-// in s.spinning (a loop that handed the wheel off did not).
-func (s *scheduler) serve(e *executor, spinning bool) {
-	s.mu.Lock()
+// in x.spinning (a goroutine that turns executor of its own accord, like a
+// loop that handed the wheel off, does not).
+func (x *executors) serve(e *executor, spinning bool) {
+	x.mu.Lock()
 	for {
-		if s.readyQ.len() == 0 {
+		if x.queue.len() == 0 {
 			if spinning {
-				s.spinning--
+				x.spinning--
 				spinning = false
 			}
-			if s.workers == 0 || len(s.idle) >= s.maxIdle {
-				s.mu.Unlock()
+			if x.done() || len(x.idle) >= x.maxIdle {
+				x.mu.Unlock()
 				return
 			}
-			s.idle = append(s.idle, e)
-			s.mu.Unlock()
+			x.idle = append(x.idle, e)
+			x.mu.Unlock()
 			<-e.wake
-			s.mu.Lock()
+			x.mu.Lock()
 			spinning = true
 			continue
 		}
-		w := s.readyQ.pop()
+		w := x.queue.pop()
 		if spinning {
-			s.spinning--
+			x.spinning--
 			spinning = false
 		}
-		s.wakeExecutor() // more runs wait: another executor takes them
-		a := s.begin(w, s.now())
-		s.mu.Unlock()
-		keepGoing := w.execute(a)
-		s.mu.Lock()
-		s.finish(w, a, keepGoing)
+		x.wake() // more runs wait: another executor takes them
+		x.do(w)
 	}
 }
 
-// dismissIdle wakes the parked executors, which exit: the last worker
-// has exited. Called with s.mu held.
-func (s *scheduler) dismissIdle() {
-	for i, e := range s.idle {
-		s.spinning++ // each wakes as a spinning executor, finds nothing, and exits
+// dismissIdle wakes the parked executors, which exit once done reports
+// true.
+func (x *executors) dismissIdle() {
+	for i, e := range x.idle {
+		x.spinning++ // each wakes as a spinning executor, finds nothing, and exits
 		e.wake <- struct{}{}
-		s.idle[i] = nil
+		x.idle[i] = nil
 	}
-	s.idle = s.idle[:0]
+	x.idle = x.idle[:0]
 }

@@ -22,11 +22,9 @@ package prober
 // holds what they share.
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -296,7 +294,7 @@ func (h *harness) close() {
 	}
 	if s := h.m.scheduler; s != nil {
 		s.mu.Lock()
-		looping, filed, p, ready, spinning, idle := s.looping, s.wheel.len(), s.pool, s.readyQ.len(), s.spinning, len(s.idle)
+		looping, filed, p, ready, spinning, idle := s.looping, s.wheel.len(), s.pool, s.exec.queue.len(), s.exec.spinning, len(s.exec.idle)
 		s.mu.Unlock()
 		if looping || filed != 0 || ready != 0 || spinning != 0 || idle != 0 {
 			h.t.Errorf("scheduler still looping=%v with %d timers, %d ready runs, %d spinning and %d parked executors after every pod was removed",
@@ -333,36 +331,6 @@ func intervals(starts []time.Duration) []time.Duration {
 		out = append(out, starts[i]-starts[i-1])
 	}
 	return out
-}
-
-// bubbleGoroutines counts the goroutines of the caller's synctest bubble.
-// runtime.NumGoroutine would also count goroutines of other tests (upstream's
-// per-probe worker loops, with the gate off) that are still ending.
-func bubbleGoroutines() int {
-	self := make([]byte, 256)
-	self = self[:runtime.Stack(self, false)]
-	header, _, _ := bytes.Cut(self, []byte("\n")) // goroutine 9 [running, synctest bubble 1]:
-	i := bytes.Index(header, []byte(", synctest bubble "))
-	if i < 0 {
-		panic("bubbleGoroutines called outside a synctest bubble")
-	}
-	tag := header[i : len(header)-1] // ", synctest bubble 1]"
-	all := make([]byte, 1<<20)
-	for {
-		n := runtime.Stack(all, true)
-		if n < len(all) {
-			all = all[:n]
-			break
-		}
-		all = make([]byte, 2*len(all))
-	}
-	count := 0
-	for line := range bytes.Lines(all) {
-		if bytes.HasPrefix(line, []byte("goroutine ")) && bytes.Contains(line, tag) {
-			count++
-		}
-	}
-	return count
 }
 
 // secs is shorthand for durations in whole and fractional seconds.

@@ -101,7 +101,7 @@ func watchdogAfter(start time.Duration, dense bool, tickerAt time.Duration) time
 func (s *scheduler) runInline(dense bool, tickerAt time.Duration) bool {
 	dc, ok := s.clock.(clock.WithDelayedExecution)
 	if !ok {
-		s.wakeExecutor() // no watchdog, no inline runs
+		s.exec.wake() // no watchdog, no inline runs
 		return true
 	}
 	start := s.now()
@@ -112,15 +112,15 @@ func (s *scheduler) runInline(dense bool, tickerAt time.Duration) bool {
 	} else {
 		s.watchdog.Reset(d)
 	}
-	for s.readyQ.len() > 0 {
-		w := s.readyQ.peek()
+	for s.exec.queue.len() > 0 {
+		w := s.exec.queue.peek()
 		ws := &w.sched
 		// Manual and clean-up runs come through other paths; a worker
 		// stopped or triggered meanwhile goes to an executor as well.
 		if !ws.quick || w.pool.lane != fastLane || ws.stopping || ws.triggered || s.now()-start >= inlineBudget {
 			break
 		}
-		s.readyQ.pop()
+		s.exec.queue.pop()
 		s.inlineRun = w
 		a := s.begin(w, s.now())
 		s.mu.Unlock()
@@ -136,7 +136,7 @@ func (s *scheduler) runInline(dense bool, tickerAt time.Duration) bool {
 		}
 	}
 	s.watchdog.Stop()
-	s.wakeExecutor()
+	s.exec.wake()
 	return true
 }
 
@@ -158,5 +158,5 @@ func (s *scheduler) handOff() {
 	s.watchdog.Stop()
 	s.handOffs++
 	go s.loop()
-	s.wakeExecutor()
+	s.exec.wake()
 }

@@ -57,11 +57,11 @@ func TestSchedulerLoopRunsQuickRunsItself(t *testing.T) {
 				time.Sleep(2500 * time.Millisecond) // first runs (on executors), then one more each
 				s := h.m.scheduler
 				s.mu.Lock()
-				before := s.wakeups
+				before := s.exec.wakeups
 				s.mu.Unlock()
 				time.Sleep(10 * time.Second)
 				s.mu.Lock()
-				wakeups := s.wakeups - before
+				wakeups := s.exec.wakeups - before
 				s.mu.Unlock()
 				h.close()
 

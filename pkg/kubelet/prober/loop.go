@@ -22,6 +22,21 @@ import (
 	"k8s.io/utils/clock"
 )
 
+// maxLoopSleep bounds the loop's sleep, as client-go's delaying queue bounds
+// its wait: a wake-up that some future change forgets to arrange costs at
+// most this much, not a run.
+const maxLoopSleep = time.Second
+
+// denseTicks: the loop sleeps on a periodic ticker while the wheel's next due
+// slot is at most this many ticks ahead (loop.go).
+const denseTicks = 3
+
+// tickerPhaseSlack: how far past a tick boundary the loop may create its
+// ticker; the timer that woke it fires about this late anyway. Runs on the
+// ticker start this much after their tick at most: it is the kernel's timer
+// slack, not a part of the tick.
+const tickerPhaseSlack = 100 * time.Microsecond
+
 // loop is the wheel's goroutine. It sleeps until the earliest of the
 // wheel's next non-empty slot, the pool's next possible demotion and
 // maxLoopSleep; then it dispatches what is due, moves overrun fast runs,
@@ -39,7 +54,7 @@ import (
 // wake-ups are bounded by denseTicks-1 per gap.
 func (s *scheduler) loop() {
 	if s.wheelLoop() {
-		s.serve(&executor{wake: make(chan struct{}, 1)}, false)
+		s.exec.serve(newExecutor(), false)
 	}
 }
 
@@ -64,7 +79,7 @@ func (s *scheduler) wheelLoop() (handedOff bool) {
 		if s.workers == 0 {
 			s.looping = false
 			s.armed = noWake
-			s.dismissIdle()
+			s.exec.dismissIdle()
 			s.mu.Unlock()
 			return false
 		}
@@ -78,7 +93,7 @@ func (s *scheduler) wheelLoop() (handedOff bool) {
 			s.fired[i] = nil
 		}
 		s.startDemoted(now)
-		if s.readyQ.len() > 0 {
+		if s.exec.queue.len() > 0 {
 			if !s.runInline(ticker != nil, tickerAt) {
 				s.mu.Unlock()
 				return true

@@ -88,7 +88,6 @@ func TestDocumentedNumbers(t *testing.T) {
 		{"slowAfter", "slowAfter`? \\((\\d+) ms\\)", ms(defaultSlowAfter)},
 		{"slowAfter", `(?:has taken|run >) (\d+) ms while`, ms(defaultSlowAfter)},
 		{"slowAfter", `waited (\d+) ms (?:for a fast slot )?while runs`, ms(defaultSlowAfter)},
-		{"slowAfter", `at most (\d+) ms rounded up`, ms(defaultSlowAfter)},
 		{"slowAfter on ticks", `rounded up to the wheel's tick \((\d+) ms`, ms(time.Duration(ceilTick(defaultSlowAfter)) * schedulerTick)},
 		{"inlineMaxRun", `quick \(under (\d+) ms\)`, ms(inlineMaxRun)},
 		{"inlineMaxRun", `took under (\d+) ms`, ms(inlineMaxRun)},

@@ -71,17 +71,11 @@ type scheduler struct {
 	// not lost, and concurrent kicks merge into one wake-up.
 	armed int64
 	kick  chan struct{}
-	// readyQ holds the runs that got a slot until an executor takes them.
-	readyQ readyQueue
-	// spinning counts executors woken or started to take runs from readyQ
-	// that have not reached it yet (executor.go).
-	spinning int
-	// idle executors, most recently parked last.
-	idle    []*executor
-	maxIdle int
-	// wakeups counts executors woken or started, what runInline saves;
-	// handOffs, the loops started while the loop's goroutine was in a run.
-	wakeups, handOffs int64
+	// exec runs the runs that got a slot (executor.go).
+	exec executors
+	// handOffs counts the loops started while the loop's goroutine was in a
+	// run.
+	handOffs int64
 	// Buffers the loop reuses.
 	fired   []*wheelTimer
 	started []*worker
@@ -129,21 +123,6 @@ type schedulerConfig struct {
 // shares fewer wake-ups; a longer one would make every new worker's first
 // interval longer than upstream's tails (docs/design.md has the measurements).
 const schedulerTick = 4 * time.Millisecond
-
-// maxLoopSleep bounds the loop's sleep, as client-go's delaying queue bounds
-// its wait: a wake-up that some future change forgets to arrange costs at
-// most this much, not a run.
-const maxLoopSleep = time.Second
-
-// denseTicks: the loop sleeps on a periodic ticker while the wheel's next due
-// slot is at most this many ticks ahead (loop.go).
-const denseTicks = 3
-
-// tickerPhaseSlack: how far past a tick boundary the loop may create its
-// ticker; the timer that woke it fires about this late anyway. Runs on the
-// ticker start this much after their tick at most: it is the kernel's timer
-// slack, not a part of the tick.
-const tickerPhaseSlack = 100 * time.Microsecond
 
 const noWake = math.MaxInt64
 
@@ -221,9 +200,14 @@ func newScheduler(cfg schedulerConfig) *scheduler {
 		metrics: cfg.Metrics,
 		wheel:   newTimingWheel(0),
 		pool:    newPool(cfg.Limits),
-		maxIdle: cfg.Limits.fast,
 		armed:   noWake,
 		kick:    make(chan struct{}, 1),
+	}
+	s.exec = executors{
+		mu:      &s.mu,
+		do:      s.runTaken,
+		done:    func() bool { return s.workers == 0 },
+		maxIdle: cfg.Limits.fast,
 	}
 	registerScheduler(s)
 	return s
@@ -382,6 +366,31 @@ func (s *scheduler) admit(w *worker, wake bool) {
 	} else {
 		s.enqueue(w)
 	}
+}
+
+// ready queues w's run, which holds a slot, and makes sure an executor will
+// take it.
+func (s *scheduler) ready(w *worker) {
+	w.sched.state = stateReady
+	s.exec.ready(w)
+}
+
+// enqueue queues w's run, which holds a slot, without waking an executor:
+// the caller is an executor or the loop, and takes it next or wakes one for
+// it.
+func (s *scheduler) enqueue(w *worker) {
+	w.sched.state = stateReady
+	s.exec.queue.push(w)
+}
+
+// runTaken runs w, which an executor has taken from the ready queue. Called
+// with s.mu held; it releases it during the run.
+func (s *scheduler) runTaken(w *worker) {
+	a := s.begin(w, s.now())
+	s.mu.Unlock()
+	keepGoing := w.execute(a)
+	s.mu.Lock()
+	s.finish(w, a, keepGoing)
 }
 
 // file puts w's next run, due at ws.ticker.due, in the wheel, or runs it if

@@ -52,14 +52,15 @@ var invPhi = (math.Sqrt(5) - 1) / 2
 
 // delay says how long after it is added a worker with the given period first
 // probes: at once after the first period since start, else its place in the
-// sequence, on a tick, so that a first probe never rounds up to a whole period.
-func (s *firstProbeSpread) delay(period time.Duration) time.Duration {
+// sequence, truncated to a multiple of tick, the scheduler's resolution, so
+// that rounding a first probe up to a tick never makes it a whole period late.
+func (s *firstProbeSpread) delay(period, tick time.Duration) time.Duration {
 	if period <= time.Since(s.start) {
 		return 0
 	}
 	k := s.n.Add(1) - 1
 	_, frac := math.Modf(s.seed + float64(k)*invPhi)
-	return time.Duration(frac * float64(period)).Truncate(schedulerTick)
+	return time.Duration(frac * float64(period)).Truncate(tick)
 }
 
 // nodeSeed derives the per-node phase of the spread from the host name.

@@ -28,12 +28,12 @@ func TestFirstProbeSpread(t *testing.T) {
 	s := firstProbeSpread{start: time.Now(), seed: 0.2}
 	for k, want := range []time.Duration{2000, 8180, 4360, 540, 6720} {
 		want *= time.Millisecond
-		if got := s.delay(10 * time.Second); got != want {
+		if got := s.delay(10*time.Second, 4*time.Millisecond); got != want {
 			t.Errorf("worker %d: delay %v, want %v", k, got, want)
 		}
 	}
 	late := firstProbeSpread{start: time.Now().Add(-time.Minute), seed: 0.2}
-	if got := late.delay(10 * time.Second); got != 0 {
+	if got := late.delay(10*time.Second, 4*time.Millisecond); got != 0 {
 		t.Errorf("a minute after the start: delay %v, want 0", got)
 	}
 	if n := late.n.Load(); n != 0 {

@@ -273,7 +273,7 @@ func (w *worker) start(ctx context.Context) {
 		return
 	}
 	period := probePeriod(ctx, w)
-	w.probeManager.scheduler.add(w, period, w.probeManager.spread.delay(period))
+	w.probeManager.scheduler.add(w, period, w.probeManager.spread.delay(period, schedulerTick))
 }
 
 // run periodically probes the container: upstream's worker loop, for the ProbeTimerWheel gate off.

@@ -14,7 +14,7 @@ PKG      := ./pkg/kubelet/prober/...
 # -fuzztime deadline as a failure (go.dev/issue/75804, fixed in Go 1.27).
 FUZZTIME ?= 40000x
 
-.PHONY: all test vet unit fuzz verify-patches verify-patches-test verify-series patches bench bench-full \
+.PHONY: all test vet unit fuzz verify-patches verify-patches-test verify-series patches results-index bench bench-full \
         bench-smoke kubelet upstream-test ci clean
 
 all: test
@@ -33,7 +33,7 @@ vet:
 # default (upstream's per-probe loop).
 GATE_OFF := -ldflags=-X=$(shell awk '$$1 == "module" {print $$2; exit}' go.mod)/pkg/features.probeTimerWheelDefault=false
 unit:
-	$(GO) test -race -count=1 $(PKG) ./bench/parity/ ./bench/
+	$(GO) test -race -count=1 $(PKG) ./bench/parity/ ./bench/ ./bench/resultsindex/
 	$(GO) test -race -count=1 $(GATE_OFF) $(PKG)
 
 # The wheel is single-threaded: -race would only slow the fuzzer down.
@@ -55,6 +55,11 @@ verify-patches-test:
 ## tests of the packages it touches, with the gate off too once the gate exists (~40 s a commit, warm)
 verify-series:
 	hack/verify-series.sh
+
+## results-index: regenerate docs/results.md, the index of bench/results and e2e/results (make test
+## fails when it is not current)
+results-index:
+	$(GO) test -count=1 -run '^TestIndexIsCurrent$$' ./bench/resultsindex/ -update
 
 ## verify-docs: every make target, script and relative link README.md and docs/*.md show exists;
 ## runs the cheap ones (make -n, --help); a few seconds

@@ -1,0 +1,352 @@
+/*
+Copyright 2026 The probewheel Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+// Package resultsindex generates docs/results.md, the index of the committed
+// measurement runs: for each run under bench/results and e2e/results, its
+// date, the commit it measured and that commit's patch set (the git tree of
+// patches/, so runs of one patch set group together whatever else changed),
+// the machine, the workload, its size, and the pages that cite it. Nothing in
+// the index is written by hand: TestIndexIsCurrent fails when a run, a
+// citation or a size changes and the index was not regenerated
+// (make results-index).
+//
+// The runs were written by several tools over time, so each field is read
+// from the first file that states it: machine.txt (bench.sh), run.txt and
+// scale.env (the hollow-node and density drivers), runs.txt (make
+// reliability), then summary.md, README.md and notes.md, where a run's
+// command and commit are stated in prose.
+package resultsindex
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// ResultDirs are the folders, relative to the repository root, whose entries
+// are runs.
+var ResultDirs = []string{"bench/results", "e2e/results"}
+
+// Pages are the texts whose links count as citations, relative to the root.
+var Pages = []string{"README.md", "docs/*.md", "e2e/README.md", "CHANGELOG.md"}
+
+// IndexPath is where the index is written, relative to the root.
+const IndexPath = "docs/results.md"
+
+// Run is one entry of a results folder: a run's directory or a single file.
+type Run struct {
+	Path     string // relative to the root
+	Date     string // YYYY-MM-DD, from the name
+	Commit   string // short hash, "" if no file states it
+	PatchSet string // short git tree hash of patches/ at Commit, "" if unknown
+	Machine  string
+	Workload string
+	Bytes    int64
+	CitedBy  []string // pages, relative to the root; the index itself excluded
+}
+
+var (
+	nameDate  = regexp.MustCompile(`^(?:[a-z-]+-)?(20\d\d)(\d\d)(\d\d)`)
+	commitRe  = regexp.MustCompile(`(?i)\bcommit(?:s)?[:=\s]+\x60?([0-9a-f]{7,40})\b`)
+	keyValue  = regexp.MustCompile(`(?m)^([a-z]+):\s+(.+)$`)
+	commandRe = regexp.MustCompile("(?m)^(?:Command|command|Ran|Run):?\\s*`([^`]+)`")
+)
+
+// Scan reads every run under root's result folders.
+func Scan(root string) ([]Run, error) {
+	var runs []Run
+	for _, dir := range ResultDirs {
+		entries, err := os.ReadDir(filepath.Join(root, dir))
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range entries {
+			if e.Name() == "README.md" || strings.HasPrefix(e.Name(), ".") {
+				continue
+			}
+			r, err := scanRun(root, filepath.Join(dir, e.Name()), e.IsDir())
+			if err != nil {
+				return nil, err
+			}
+			runs = append(runs, r)
+		}
+	}
+	cites, err := citations(root, runs)
+	if err != nil {
+		return nil, err
+	}
+	for i := range runs {
+		runs[i].CitedBy = cites[runs[i].Path]
+	}
+	return runs, nil
+}
+
+func scanRun(root, rel string, isDir bool) (Run, error) {
+	r := Run{Path: rel}
+	if m := nameDate.FindStringSubmatch(filepath.Base(rel)); m != nil {
+		r.Date = m[1] + "-" + m[2] + "-" + m[3]
+	}
+	texts := map[string]string{}
+	abs := filepath.Join(root, rel)
+	if isDir {
+		err := filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				return nil
+			}
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			r.Bytes += info.Size()
+			if filepath.Dir(p) == abs && isMeta(d.Name()) {
+				b, err := os.ReadFile(p)
+				if err != nil {
+					return err
+				}
+				texts[d.Name()] = string(b)
+			}
+			return nil
+		})
+		if err != nil {
+			return r, err
+		}
+	} else {
+		b, err := os.ReadFile(abs)
+		if err != nil {
+			return r, err
+		}
+		r.Bytes = int64(len(b))
+		texts["summary.md"] = string(b)
+	}
+	order := []string{"machine.txt", "run.txt", "scale.env", "runs.txt", "summary.md", "README.md", "notes.md"}
+	kv := func(name, key string) string {
+		for _, m := range keyValue.FindAllStringSubmatch(texts[name], -1) {
+			if m[1] == key {
+				return strings.TrimSpace(m[2])
+			}
+		}
+		return ""
+	}
+	for _, name := range order {
+		t := texts[name]
+		if r.Commit == "" {
+			// runs.txt appends a line per run: the last one is what the
+			// files hold.
+			ms := commitRe.FindAllStringSubmatch(t, -1)
+			if len(ms) > 0 {
+				m := ms[0]
+				if name == "runs.txt" {
+					m = ms[len(ms)-1]
+				}
+				r.Commit = m[1][:min(7, len(m[1]))]
+			}
+		}
+		if r.Workload == "" {
+			if v := kv(name, "mode"); v != "" && name == "machine.txt" {
+				r.Workload = "bench.sh " + v
+			} else if m := commandRe.FindStringSubmatch(t); m != nil {
+				r.Workload = m[1]
+			}
+		}
+	}
+	if cpu := kv("machine.txt", "cpu"); cpu != "" {
+		r.Machine = fmt.Sprintf("%s × %s", kv("machine.txt", "nproc"), cpu)
+	}
+	if r.Workload == "" && texts["runs.txt"] != "" {
+		r.Workload = "make reliability (runs.txt)"
+	}
+	return r, nil
+}
+
+func isMeta(name string) bool {
+	switch name {
+	case "machine.txt", "run.txt", "scale.env", "runs.txt", "summary.md", "README.md", "notes.md":
+		return true
+	}
+	return false
+}
+
+// citations maps each run's path to the pages that link to it, or to a file
+// below it.
+func citations(root string, runs []Run) (map[string][]string, error) {
+	var pages []string
+	for _, g := range Pages {
+		m, err := filepath.Glob(filepath.Join(root, g))
+		if err != nil {
+			return nil, err
+		}
+		pages = append(pages, m...)
+	}
+	out := map[string][]string{}
+	for _, p := range pages {
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			return nil, err
+		}
+		if rel == IndexPath {
+			continue
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		text := string(b)
+		for _, r := range runs {
+			// Links are relative to the page: match on the run's path from
+			// its results folder on ("results/<name>"), which every form has.
+			key := "results/" + filepath.Base(r.Path)
+			if containsPath(text, key) {
+				out[r.Path] = append(out[r.Path], rel)
+			}
+		}
+	}
+	return out, nil
+}
+
+// containsPath reports whether text names key as a whole path segment: a run
+// named "x-ab" is not cited by a link to "x-ab-upstream".
+func containsPath(text, key string) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], key)
+		if j < 0 {
+			return false
+		}
+		end := i + j + len(key)
+		if end == len(text) || strings.ContainsRune("/)#` \n\"'", rune(text[end])) {
+			return true
+		}
+		i = end
+	}
+}
+
+// ResolvePatchSets fills in each run's patch set from git: the tree of
+// patches/ at the run's commit. Runs whose commit git does not know keep "".
+func ResolvePatchSets(root string, runs []Run) {
+	cache := map[string]string{}
+	for i := range runs {
+		c := runs[i].Commit
+		if c == "" {
+			continue
+		}
+		ps, ok := cache[c]
+		if !ok {
+			out, err := exec.Command("git", "-C", root, "rev-parse", "--short=7", c+":patches").Output()
+			if err == nil {
+				ps = strings.TrimSpace(string(out))
+			}
+			cache[c] = ps
+		}
+		runs[i].PatchSet = ps
+	}
+}
+
+// Render writes the index page.
+func Render(runs []Run) string {
+	var b strings.Builder
+	b.WriteString("# Results index\n\n")
+	b.WriteString("Generated by `make results-index` from `bench/results/` and `e2e/results/`; `make test`\n")
+	b.WriteString("fails when it is not current. One row per committed run: the commit it measured, that\n")
+	b.WriteString("commit's patch set (the git tree of `patches/`: `git rev-parse --short=7 HEAD:patches` is the\n")
+	b.WriteString("current one), the machine, the workload, its size, and the pages that cite it.\n\n")
+	var total int64
+	uncited := 0
+	for _, r := range runs {
+		total += r.Bytes
+		if len(r.CitedBy) == 0 {
+			uncited++
+		}
+	}
+	fmt.Fprintf(&b, "%d runs, %s in all, %d cited by no page (**uncited**).\n\n", len(runs), size(total), uncited)
+	b.WriteString("| run | date | commit | patch set | machine | workload | size | cited by |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|\n")
+	for _, r := range runs {
+		cited := "**uncited**"
+		if len(r.CitedBy) > 0 {
+			var links []string
+			for _, p := range r.CitedBy {
+				links = append(links, fmt.Sprintf("[%s](%s)", p, relLink(p)))
+			}
+			cited = strings.Join(links, ", ")
+		}
+		fmt.Fprintf(&b, "| [%s](%s) | %s | %s | %s | %s | %s | %s | %s |\n",
+			filepath.Base(r.Path), relLink(r.Path), orDash(r.Date), orDash(r.Commit), orDash(r.PatchSet),
+			cell(r.Machine), cell(r.Workload), size(r.Bytes), cited)
+	}
+	return b.String()
+}
+
+// committedRow matches a row of a rendered index: the run's name and its patch set.
+var committedRow = regexp.MustCompile(`(?m)^\| \[([^\]]+)\]\([^)]*\) \| [^|]* \| [^|]* \| ([^|]*?) \|`)
+
+// PatchSetsFrom reads the patch set of each run from a rendered index, for
+// runs whose commit the local git cannot resolve (a shallow clone).
+func PatchSetsFrom(index string) map[string]string {
+	out := map[string]string{}
+	for _, m := range committedRow.FindAllStringSubmatch(index, -1) {
+		if m[2] != "—" {
+			out[m[1]] = m[2]
+		}
+	}
+	return out
+}
+
+// relLink is a path relative to the repository root as seen from IndexPath.
+func relLink(p string) string {
+	rel, err := filepath.Rel(filepath.Dir(IndexPath), p)
+	if err != nil {
+		return p
+	}
+	return filepath.ToSlash(rel)
+}
+
+func cell(s string) string {
+	s = strings.ReplaceAll(s, "|", `\|`)
+	if len(s) > 90 {
+		s = s[:87] + "…"
+	}
+	return orDash(s)
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+func size(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%d KiB", (n+512)>>10)
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// Sorted orders runs by path, the order of the folders on disk.
+func Sorted(runs []Run) []Run {
+	slices.SortFunc(runs, func(a, b Run) int { return strings.Compare(a.Path, b.Path) })
+	return runs
+}

@@ -1,0 +1,136 @@
+/*
+Copyright 2026 The probewheel Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package resultsindex
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite docs/results.md")
+
+const root = "../.."
+
+// TestIndexIsCurrent: docs/results.md is what the results folders and the
+// pages that cite them give today.
+func TestIndexIsCurrent(t *testing.T) {
+	runs, err := Scan(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	Sorted(runs)
+	ResolvePatchSets(root, runs)
+	path := filepath.Join(root, IndexPath)
+	committed, _ := os.ReadFile(path)
+	known := PatchSetsFrom(string(committed))
+	for i, r := range runs {
+		if r.PatchSet == "" && r.Commit != "" {
+			runs[i].PatchSet = known[filepath.Base(r.Path)]
+		}
+	}
+	got := Render(runs)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if got != string(committed) {
+		t.Errorf("%s is not current: run make results-index and commit it\n%s", IndexPath, firstDiff(string(committed), got))
+	}
+}
+
+func firstDiff(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := range max(len(al), len(bl)) {
+		var x, y string
+		if i < len(al) {
+			x = al[i]
+		}
+		if i < len(bl) {
+			y = bl[i]
+		}
+		if x != y {
+			return "committed: " + x + "\ngenerated: " + y
+		}
+	}
+	return ""
+}
+
+func TestContainsPath(t *testing.T) {
+	tests := []struct {
+		text, key string
+		want      bool
+	}{
+		{"see [x](../bench/results/run-ab/summary.md)", "results/run-ab", true},
+		{"see [x](../bench/results/run-ab-upstream/summary.md)", "results/run-ab", false},
+		{"`bench/results/run-ab`", "results/run-ab", true},
+		{"bench/results/run-ab", "results/run-ab", true},
+		{"bench/results/run-ab-upstream and bench/results/run-ab)", "results/run-ab", true},
+		{"nothing", "results/run-ab", false},
+	}
+	for _, tc := range tests {
+		if got := containsPath(tc.text, tc.key); got != tc.want {
+			t.Errorf("containsPath(%q, %q) = %v, want %v", tc.text, tc.key, got, tc.want)
+		}
+	}
+}
+
+func TestScanRunReadsEachTool(t *testing.T) {
+	dir := t.TempDir()
+	write := func(p, s string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("bench/results/20261124-190959-default/machine.txt", "date:        2026-11-24T19:09:59Z\nmode:        default (count 5, bench '.')\nnproc:       2\ncpu:         Xeon\ncommit:      67f715d\n")
+	write("bench/results/reliability-20261124/runs.txt", "2026-11-24T10:00:00Z make soak: commit aaaaaaa, 2 CPUs\n2026-11-24T19:58:15Z make fuzz-diff: commit 0d8bbb0, 2 CPUs\n")
+	write("e2e/results/hollow-20261123-185704/summary.md", "# x\n\nCommand: `make scale-bench`, commit 3f53d3d.\n")
+	write("e2e/results/ci-20261123.md", "CI of commit 48048b5\n")
+	write("docs/a.md", "[s](../bench/results/20261124-190959-default/machine.txt) and ../e2e/results/ci-20261123.md")
+	runs, err := Scan(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	Sorted(runs)
+	want := map[string][3]string{ // commit, workload, date
+		"bench/results/20261124-190959-default": {"67f715d", "bench.sh default (count 5, bench '.')", "2026-11-24"},
+		"bench/results/reliability-20261124":    {"0d8bbb0", "make reliability (runs.txt)", "2026-11-24"},
+		"e2e/results/ci-20261123.md":            {"48048b5", "", "2026-11-23"},
+		"e2e/results/hollow-20261123-185704":    {"3f53d3d", "make scale-bench", "2026-11-23"},
+	}
+	if len(runs) != len(want) {
+		t.Fatalf("%d runs, want %d", len(runs), len(want))
+	}
+	for _, r := range runs {
+		w := want[r.Path]
+		if r.Commit != w[0] || r.Workload != w[1] || r.Date != w[2] {
+			t.Errorf("%s: commit %q workload %q date %q, want %q %q %q", r.Path, r.Commit, r.Workload, r.Date, w[0], w[1], w[2])
+		}
+		cited := len(r.CitedBy) > 0
+		if wantCited := strings.Contains(r.Path, "190959") || strings.Contains(r.Path, "ci-"); cited != wantCited {
+			t.Errorf("%s: cited by %v", r.Path, r.CitedBy)
+		}
+	}
+}

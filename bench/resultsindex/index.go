@@ -70,19 +70,26 @@ var (
 	commandRe = regexp.MustCompile("(?m)^(?:Command|command|Ran|Run):?\\s*`([^`]+)`")
 )
 
-// Scan reads every run under root's result folders.
+// Scan reads every run under root's result folders: in a git checkout the
+// files git tracks (a run in progress, or one not added yet, is not in the
+// index), elsewhere every file.
 func Scan(root string) ([]Run, error) {
 	var runs []Run
 	for _, dir := range ResultDirs {
-		entries, err := os.ReadDir(filepath.Join(root, dir))
+		files, err := runFiles(root, dir)
 		if err != nil {
 			return nil, err
 		}
-		for _, e := range entries {
-			if e.Name() == "README.md" || strings.HasPrefix(e.Name(), ".") {
+		names := make([]string, 0, len(files))
+		for name := range files {
+			names = append(names, name)
+		}
+		slices.Sort(names)
+		for _, name := range names {
+			if name == "README.md" || strings.HasPrefix(name, ".") {
 				continue
 			}
-			r, err := scanRun(root, filepath.Join(dir, e.Name()), e.IsDir())
+			r, err := scanRun(root, filepath.Join(dir, name), files[name])
 			if err != nil {
 				return nil, err
 			}
@@ -99,45 +106,63 @@ func Scan(root string) ([]Run, error) {
 	return runs, nil
 }
 
-func scanRun(root, rel string, isDir bool) (Run, error) {
+// runFiles maps each entry of a results folder to its files, relative to
+// the entry ("" for an entry that is a file itself).
+func runFiles(root, dir string) (map[string][]string, error) {
+	var paths []string
+	out, err := exec.Command("git", "-C", root, "ls-files", "-z", "--", dir).Output()
+	if err == nil {
+		for _, p := range strings.Split(string(out), "\x00") {
+			if p != "" {
+				paths = append(paths, p)
+			}
+		}
+	} else {
+		err := filepath.WalkDir(filepath.Join(root, dir), func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			rel, err := filepath.Rel(root, p)
+			paths = append(paths, filepath.ToSlash(rel))
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	files := map[string][]string{}
+	for _, p := range paths {
+		rest := strings.TrimPrefix(p, dir+"/")
+		name, below, _ := strings.Cut(rest, "/")
+		files[name] = append(files[name], below)
+	}
+	return files, nil
+}
+
+func scanRun(root, rel string, files []string) (Run, error) {
 	r := Run{Path: rel}
 	if m := nameDate.FindStringSubmatch(filepath.Base(rel)); m != nil {
 		r.Date = m[1] + "-" + m[2] + "-" + m[3]
 	}
 	texts := map[string]string{}
-	abs := filepath.Join(root, rel)
-	if isDir {
-		err := filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() {
-				return nil
-			}
-			info, err := d.Info()
-			if err != nil {
-				return err
-			}
-			r.Bytes += info.Size()
-			if filepath.Dir(p) == abs && isMeta(d.Name()) {
-				b, err := os.ReadFile(p)
-				if err != nil {
-					return err
-				}
-				texts[d.Name()] = string(b)
-			}
-			return nil
-		})
+	for _, f := range files {
+		p := filepath.Join(root, rel, f)
+		info, err := os.Stat(p)
 		if err != nil {
 			return r, err
 		}
-	} else {
-		b, err := os.ReadFile(abs)
+		r.Bytes += info.Size()
+		name := f
+		if f == "" {
+			name = "summary.md" // a run that is one file
+		} else if strings.Contains(f, "/") || !isMeta(f) {
+			continue
+		}
+		b, err := os.ReadFile(p)
 		if err != nil {
 			return r, err
 		}
-		r.Bytes = int64(len(b))
-		texts["summary.md"] = string(b)
+		texts[name] = string(b)
 	}
 	order := []string{"machine.txt", "run.txt", "scale.env", "runs.txt", "summary.md", "README.md", "notes.md"}
 	kv := func(name, key string) string {

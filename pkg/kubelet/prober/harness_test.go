@@ -294,7 +294,7 @@ func (h *harness) close() {
 	}
 	if s := h.m.scheduler; s != nil {
 		s.mu.Lock()
-		looping, filed, p, ready, spinning, idle := s.looping, s.wheel.len(), s.pool, s.exec.queue.len(), s.exec.spinning, len(s.exec.idle)
+		looping, filed, p, ready, spinning, idle := s.wake.looping, s.wheel.len(), s.pool, s.exec.queue.len(), s.exec.spinning, len(s.exec.idle)
 		s.mu.Unlock()
 		if looping || filed != 0 || ready != 0 || spinning != 0 || idle != 0 {
 			h.t.Errorf("scheduler still looping=%v with %d timers, %d ready runs, %d spinning and %d parked executors after every pod was removed",

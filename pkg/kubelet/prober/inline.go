@@ -53,6 +53,20 @@ import (
 // So a quick probe that turns slow delays the runs queued behind it on its
 // tick by at most inlineWatchMax, once, and the wheel by no more.
 
+// inlineBatch is the loop's own runs of its tick, guarded by scheduler.mu.
+// run is non-nil only while the loop's goroutine is in that run, and
+// handOff clears it: that is how the goroutine learns, when the run ends,
+// that it is no longer the loop. The watchdog is armed only while a batch
+// runs.
+type inlineBatch struct {
+	run      *worker
+	start    time.Duration // when the batch started
+	watchdog clock.Timer
+	// handOffs counts the loops started while the loop's goroutine was in a
+	// run.
+	handOffs int64
+}
+
 // inlineMaxRun: the loop runs a probe itself only if its last run took less.
 // No-op and loopback probes take tens to hundreds of microseconds.
 const inlineMaxRun = time.Millisecond
@@ -105,12 +119,12 @@ func (s *scheduler) runInline(dense bool, tickerAt time.Duration) bool {
 		return true
 	}
 	start := s.now()
-	s.batchStart = start
+	s.inline.start = start
 	d := watchdogAfter(start, dense, tickerAt)
-	if s.watchdog == nil {
-		s.watchdog = dc.AfterFunc(d, s.takeOver)
+	if s.inline.watchdog == nil {
+		s.inline.watchdog = dc.AfterFunc(d, s.takeOver)
 	} else {
-		s.watchdog.Reset(d)
+		s.inline.watchdog.Reset(d)
 	}
 	for s.exec.queue.len() > 0 {
 		w := s.exec.queue.peek()
@@ -121,21 +135,21 @@ func (s *scheduler) runInline(dense bool, tickerAt time.Duration) bool {
 			break
 		}
 		s.exec.queue.pop()
-		s.inlineRun = w
+		s.inline.run = w
 		a := s.begin(w, s.now())
 		s.mu.Unlock()
 		keepGoing := w.execute(a)
 		s.mu.Lock()
-		handedOff := s.inlineRun != w
+		handedOff := s.inline.run != w
 		if !handedOff {
-			s.inlineRun = nil
+			s.inline.run = nil
 		}
 		s.finish(w, a, keepGoing)
 		if handedOff {
 			return false
 		}
 	}
-	s.watchdog.Stop()
+	s.inline.watchdog.Stop()
 	s.exec.wake()
 	return true
 }
@@ -145,7 +159,7 @@ func (s *scheduler) runInline(dense bool, tickerAt time.Duration) bool {
 func (s *scheduler) takeOver() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.inlineRun != nil && s.now()-s.batchStart >= inlineWatch {
+	if s.inline.run != nil && s.now()-s.inline.start >= inlineWatch {
 		s.handOff()
 	}
 }
@@ -154,9 +168,9 @@ func (s *scheduler) takeOver() {
 // and wakes an executor for the runs it left in the ready queue. Called with
 // s.mu held.
 func (s *scheduler) handOff() {
-	s.inlineRun = nil // how the old loop learns, when its run ends, that it is no longer the loop
-	s.watchdog.Stop()
-	s.handOffs++
+	s.inline.run = nil // how the old loop learns, when its run ends, that it is no longer the loop
+	s.inline.watchdog.Stop()
+	s.inline.handOffs++
 	go s.loop()
 	s.exec.wake()
 }

@@ -142,7 +142,7 @@ func TestSchedulerInlineRunThatBlocks(t *testing.T) {
 				time.Sleep(6 * time.Second)
 				s := h.m.scheduler
 				s.mu.Lock()
-				inline, handOffs := s.inlineRun, s.handOffs
+				inline, handOffs := s.inline.run, s.inline.handOffs
 				s.mu.Unlock()
 				unblock()
 				time.Sleep(25 * time.Second)

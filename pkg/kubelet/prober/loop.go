@@ -37,6 +37,31 @@ const denseTicks = 3
 // slack, not a part of the tick.
 const tickerPhaseSlack = 100 * time.Microsecond
 
+// loopWake is whether the loop runs and until when it sleeps, guarded by
+// scheduler.mu. Whoever needs the loop earlier than armed lowers armed and
+// sends on kick, both under mu; the loop sets armed under mu before it
+// sleeps. kick holds one token, so a kick sent between the loop's unlock and
+// its select is not lost, and concurrent kicks merge into one wake-up.
+type loopWake struct {
+	// looping: a loop goroutine runs. It exits with the last worker, so a
+	// manager without probes has none.
+	looping bool
+	// armed is the tick until which the loop sleeps (noWake: until kicked).
+	armed int64
+	kick  chan struct{}
+}
+
+// by makes sure the loop wakes up by tick.
+func (lw *loopWake) by(tick int64) {
+	if tick < lw.armed {
+		lw.armed = tick
+		select {
+		case lw.kick <- struct{}{}:
+		default: // a kick is already pending
+		}
+	}
+}
+
 // loop is the wheel's goroutine. It sleeps until the earliest of the
 // wheel's next non-empty slot, the pool's next possible demotion and
 // maxLoopSleep; then it dispatches what is due, moves overrun fast runs,
@@ -77,8 +102,8 @@ func (s *scheduler) wheelLoop() (handedOff bool) {
 	for {
 		s.mu.Lock()
 		if s.workers == 0 {
-			s.looping = false
-			s.armed = noWake
+			s.wake.looping = false
+			s.wake.armed = noWake
 			s.exec.dismissIdle()
 			s.mu.Unlock()
 			return false
@@ -116,9 +141,9 @@ func (s *scheduler) wheelLoop() (handedOff bool) {
 		if dense {
 			// The ticker's next tick, not wake: whoever needs the loop
 			// before it kicks.
-			s.armed = floorTick(now) + 1
+			s.wake.armed = floorTick(now) + 1
 		} else {
-			s.armed = wake
+			s.wake.armed = wake
 		}
 		s.mu.Unlock()
 
@@ -144,7 +169,7 @@ func (s *scheduler) wheelLoop() (handedOff bool) {
 		}
 		select {
 		case <-c:
-		case <-s.kick:
+		case <-s.wake.kick:
 		}
 	}
 }

@@ -63,28 +63,15 @@ type scheduler struct {
 	// workers counts workers added and not yet exited; the loop runs only
 	// while it is positive, so a manager without probes has no goroutine.
 	workers int
-	looping bool
-	// armed is the tick until which the loop sleeps (noWake: until kicked).
-	// Whoever needs the loop earlier lowers armed and sends on kick, both
-	// under mu; the loop sets armed under mu before it sleeps. kick holds
-	// one token, so a kick sent between the loop's unlock and its select is
-	// not lost, and concurrent kicks merge into one wake-up.
-	armed int64
-	kick  chan struct{}
+	// wake is whether the loop runs and until when it sleeps (loop.go).
+	wake loopWake
 	// exec runs the runs that got a slot (executor.go).
 	exec executors
-	// handOffs counts the loops started while the loop's goroutine was in a
-	// run.
-	handOffs int64
+	// inline is the loop's own runs of a tick (inline.go).
+	inline inlineBatch
 	// Buffers the loop reuses.
 	fired   []*wheelTimer
 	started []*worker
-	// inlineRun is the run the loop is executing on its own goroutine
-	// (loop.go's runInline), if any; handOff clears it when another
-	// goroutine takes the wheel over meanwhile.
-	inlineRun  *worker
-	batchStart time.Duration
-	watchdog   clock.Timer
 }
 
 // schedulerMetrics is what the scheduler reports as runs happen; tests swap
@@ -200,8 +187,7 @@ func newScheduler(cfg schedulerConfig) *scheduler {
 		metrics: cfg.Metrics,
 		wheel:   newTimingWheel(0),
 		pool:    newPool(cfg.Limits),
-		armed:   noWake,
-		kick:    make(chan struct{}, 1),
+		wake:    loopWake{armed: noWake, kick: make(chan struct{}, 1)},
 	}
 	s.exec = executors{
 		mu:      &s.mu,
@@ -229,8 +215,8 @@ func (s *scheduler) add(w *worker, period, delay time.Duration) {
 	ws.timer.owner = w
 	ws.ticker.period = period
 	s.workers++
-	if !s.looping {
-		s.looping = true
+	if !s.wake.looping {
+		s.wake.looping = true
 		go s.loop()
 	}
 	now := s.now()
@@ -325,7 +311,7 @@ func (s *scheduler) detach(w *worker) bool {
 	if next := s.pool.detach(w, now); next != nil {
 		s.admit(next, true) // this executor waits in Set: another one takes the slot's next run
 	}
-	if s.inlineRun == w {
+	if s.inline.run == w {
 		s.handOff() // the loop itself waits in Set: the wheel cannot wait with it
 	}
 	s.rearm()
@@ -403,7 +389,7 @@ func (s *scheduler) file(w *worker, now time.Duration) {
 		return
 	}
 	ws.state = stateIdle
-	s.wakeBy(tick)
+	s.wake.by(tick)
 }
 
 // submit dispatches w and, if it got a slot, queues it for an executor.
@@ -492,7 +478,7 @@ func (s *scheduler) retire(w *worker) {
 	w.sched.state = stateExited
 	s.workers--
 	if s.workers == 0 {
-		s.wakeBy(math.MinInt64)
+		s.wake.by(math.MinInt64)
 	}
 }
 
@@ -511,17 +497,6 @@ func (s *scheduler) startDemoted(now time.Duration) {
 // changes the pool ends here (or in the loop, which computes it anyway).
 func (s *scheduler) rearm() {
 	if at, ok := s.pool.nextDemotion(); ok {
-		s.wakeBy(ceilTick(at))
-	}
-}
-
-// wakeBy makes sure the loop wakes up by tick.
-func (s *scheduler) wakeBy(tick int64) {
-	if tick < s.armed {
-		s.armed = tick
-		select {
-		case s.kick <- struct{}{}:
-		default: // a kick is already pending
-		}
+		s.wake.by(ceilTick(at))
 	}
 }

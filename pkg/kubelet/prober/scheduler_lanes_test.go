@@ -220,7 +220,7 @@ func TestSchedulerLoopSleepIsBounded(t *testing.T) {
 		synctest.Wait()
 		s := h.m.scheduler
 		s.mu.Lock()
-		armed, now := s.armed, s.now()
+		armed, now := s.wake.armed, s.now()
 		s.mu.Unlock()
 		if limit := floorTick(now + maxLoopSleep); armed > limit {
 			t.Errorf("loop sleeps until tick %d, more than %v after now (tick %d)", armed, maxLoopSleep, floorTick(now))

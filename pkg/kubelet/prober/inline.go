@@ -93,10 +93,10 @@ const inlineWatchMax = inlineWatch + schedulerTick + watchdogSlack
 // watchdogAfter is how long after start the watchdog of a batch fires: at
 // least inlineWatch, and, while the loop sleeps on its ticker (created at
 // tickerAt), with the first tick after that. A watchdog of its own, 2 ms
-// after every batch, was the earliest timer in the runtime's heap for each
-// tick: the idle P's netpoll was broken to re-arm for it and woke for it
-// once more after the batch had stopped it, which tripled the wake-ups at
-// 110 pods, where most ticks carry one run.
+// after every batch, would be the earliest timer in the runtime's heap at
+// each tick: the idle P's netpoll would be broken to re-arm for it, and woken
+// once more after the batch had stopped it, three times the wake-ups at 110
+// pods, where most ticks carry one run.
 func watchdogAfter(start time.Duration, dense bool, tickerAt time.Duration) time.Duration {
 	if !dense {
 		return inlineWatch

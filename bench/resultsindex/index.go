@@ -63,6 +63,10 @@ type Run struct {
 	CitedBy  []string // pages, relative to the root; the index itself excluded
 }
 
+// metaFiles are the files of a run read for its fields, in the order a field
+// is taken from: the first that states it wins.
+var metaFiles = []string{"machine.txt", "run.txt", "scale.env", "runs.txt", "summary.md", "README.md", "notes.md"}
+
 var (
 	nameDate  = regexp.MustCompile(`^(?:[a-z-]+-)?(20\d\d)(\d\d)(\d\d)`)
 	commitRe  = regexp.MustCompile(`(?i)\bcommit(?:s)?[:=\s]+\x60?([0-9a-f]{7,40})\b`)
@@ -70,9 +74,9 @@ var (
 	commandRe = regexp.MustCompile("(?m)^(?:Command|command|Ran|Run):?\\s*`([^`]+)`")
 )
 
-// Scan reads every run under root's result folders: in a git checkout the
-// files git tracks (a run in progress, or one not added yet, is not in the
-// index), elsewhere every file.
+// Scan reads every run under root's result folders, in path order: in a git
+// checkout the files git tracks (a run in progress, or one not added yet, is
+// not in the index), elsewhere every file.
 func Scan(root string) ([]Run, error) {
 	var runs []Run
 	for _, dir := range ResultDirs {
@@ -155,7 +159,7 @@ func scanRun(root, rel string, files []string) (Run, error) {
 		name := f
 		if f == "" {
 			name = "summary.md" // a run that is one file
-		} else if strings.Contains(f, "/") || !isMeta(f) {
+		} else if strings.Contains(f, "/") || !slices.Contains(metaFiles, f) {
 			continue
 		}
 		b, err := os.ReadFile(p)
@@ -164,7 +168,6 @@ func scanRun(root, rel string, files []string) (Run, error) {
 		}
 		texts[name] = string(b)
 	}
-	order := []string{"machine.txt", "run.txt", "scale.env", "runs.txt", "summary.md", "README.md", "notes.md"}
 	kv := func(name, key string) string {
 		for _, m := range keyValue.FindAllStringSubmatch(texts[name], -1) {
 			if m[1] == key {
@@ -173,7 +176,7 @@ func scanRun(root, rel string, files []string) (Run, error) {
 		}
 		return ""
 	}
-	for _, name := range order {
+	for _, name := range metaFiles {
 		t := texts[name]
 		if r.Commit == "" {
 			// runs.txt appends a line per run: the last one is what the
@@ -188,8 +191,8 @@ func scanRun(root, rel string, files []string) (Run, error) {
 			}
 		}
 		if r.Workload == "" {
-			if v := kv(name, "mode"); v != "" && name == "machine.txt" {
-				r.Workload = "bench.sh " + v
+			if name == "machine.txt" && kv(name, "mode") != "" {
+				r.Workload = "bench.sh " + kv(name, "mode")
 			} else if m := commandRe.FindStringSubmatch(t); m != nil {
 				r.Workload = m[1]
 			}
@@ -202,14 +205,6 @@ func scanRun(root, rel string, files []string) (Run, error) {
 		r.Workload = "make reliability (runs.txt)"
 	}
 	return r, nil
-}
-
-func isMeta(name string) bool {
-	switch name {
-	case "machine.txt", "run.txt", "scale.env", "runs.txt", "summary.md", "README.md", "notes.md":
-		return true
-	}
-	return false
 }
 
 // citations maps each run's path to the pages that link to it, or to a file
@@ -368,10 +363,4 @@ func size(n int64) string {
 		return fmt.Sprintf("%d KiB", (n+512)>>10)
 	}
 	return fmt.Sprintf("%d B", n)
-}
-
-// Sorted orders runs by path, the order of the folders on disk.
-func Sorted(runs []Run) []Run {
-	slices.SortFunc(runs, func(a, b Run) int { return strings.Compare(a.Path, b.Path) })
-	return runs
 }

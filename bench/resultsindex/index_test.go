@@ -35,7 +35,6 @@ func TestIndexIsCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	Sorted(runs)
 	ResolvePatchSets(root, runs)
 	path := filepath.Join(root, IndexPath)
 	committed, _ := os.ReadFile(path)
@@ -113,7 +112,6 @@ func TestScanRunReadsEachTool(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	Sorted(runs)
 	want := map[string][3]string{ // commit, workload, date
 		"bench/results/20261124-190959-default": {"67f715d", "bench.sh default (count 5, bench '.')", "2026-11-24"},
 		"bench/results/reliability-20261124":    {"0d8bbb0", "make reliability (runs.txt)", "2026-11-24"},

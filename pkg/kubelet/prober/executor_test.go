@@ -126,8 +126,9 @@ func TestExecutors(t *testing.T) {
 				if got := bubbleGoroutines() - before; got != tc.wantIdle {
 					t.Errorf("%d executor goroutines at rest, want the %d parked", got, tc.wantIdle)
 				}
+				all := ws
 				if tc.again > 0 {
-					h.queue(tc.again, false)
+					all = append(all, h.queue(tc.again, false)...)
 					synctest.Wait()
 					_, spinning, idle2, wakeups2 := h.state()
 					if spinning != 0 || (wakeups2 > wakeups) != tc.wantMoreWakeup || wakeups2-wakeups > int64(tc.again) {
@@ -137,8 +138,7 @@ func TestExecutors(t *testing.T) {
 						t.Errorf("%d executor goroutines, %d parked, after quick runs on %d parked ones", got, idle2, tc.wantIdle)
 					}
 				}
-				all := append(ws, h.ran[len(ws):]...)
-				if len(h.ran) != tc.blocking+tc.again || !sameSet(h.ran, all) {
+				if !sameSet(h.ran, all) {
 					t.Errorf("%d runs ran, want each of the %d once", len(h.ran), tc.blocking+tc.again)
 				}
 				// The last worker has exited: parked executors leave.

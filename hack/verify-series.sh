@@ -43,7 +43,8 @@ git checkout -q -f --detach "${base}"
 git clean -q -ffdx
 
 # -trimpath: the build cache keys packages by content, not by directory, so
-# this tree reuses what make kubelet and make upstream-test compiled in theirs.
+# this tree and make upstream-test's share what they compile (and make
+# kubelet's, for the packages its build tags do not change).
 goflags=(-mod=mod -trimpath)
 gate_off="-ldflags=-X=${PW_UPSTREAM_MODULE}/pkg/features.probeTimerWheelDefault=false"
 log_dir=${PW_OUTPUT}/verify-series

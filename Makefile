@@ -15,7 +15,7 @@ PKG      := ./pkg/kubelet/prober/...
 FUZZTIME ?= 40000x
 
 .PHONY: all test vet unit fuzz verify-patches verify-patches-test verify-series patches results-index bench bench-full \
-        bench-smoke kubelet upstream-test ci clean
+        bench-smoke kubelet minors upstream-test ci clean
 
 all: test
 
@@ -40,12 +40,15 @@ unit:
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzWheel$$' -fuzztime $(FUZZTIME) ./pkg/kubelet/prober/
 
-## patches: regenerate patches/ from pkg/ against pristine upstream
+## patches: regenerate the main line's series (patches/v1.<minor>/) from pkg/, then each older
+## supported minor's from it (hack/minors/)
 patches:
 	hack/update-patches.sh
+	hack/update-minors.sh
 
 verify-patches:
 	hack/verify-patches.sh
+	hack/update-minors.sh --check
 
 # Shows that verify-patches fails when pkg/ changes without regenerating (in a scratch copy).
 verify-patches-test:
@@ -66,6 +69,13 @@ results-index:
 .PHONY: verify-docs
 verify-docs:
 	hack/verify-docs.sh
+	hack/releases-table.sh --check
+
+## releases-table: regenerate README.md's table of supported releases from e2e/results/releases
+## (hack/minors-test.sh --record writes those records)
+.PHONY: releases-table
+releases-table:
+	hack/releases-table.sh --update
 
 ## bench: the default side-by-side comparison (~10 min on 2 cores), prints a benchstat table
 bench:
@@ -81,19 +91,26 @@ bench-smoke:
 kubelet:
 	hack/build-kubelet.sh
 
+## minors: each older supported minor (hack/minors/): its kubelet builds from pristine + its series and
+## prints its fork version; the prober package's tests pass in its tree with -race, gate on and off
+## (MINORS_UPSTREAM=1: upstream's whole suites instead, as make upstream-test)
+minors:
+	hack/minors-test.sh
+
 ## upstream-test: upstream's suites in the patched tree, with the ProbeTimerWheel gate on and off
 upstream-test:
 	hack/upstream-test.sh
 	hack/upstream-test.sh --gate-off
 
 ## ci: what .ci/run runs: the tests, the patched kubelet, each commit of the series on its own,
-## upstream's suites in the patched tree,
+## upstream's suites in the patched tree, each older minor's kubelet and prober package tests,
 ## then, where the machine can run a cluster (hack/e2e-preflight.sh: root, cgroups, netns),
 ## make e2e and upstream's 10 conformance probe specs on the patched kubelet
 ci: test kubelet
 	_output/bin/kubelet --version
 	$(MAKE) verify-series
 	$(MAKE) upstream-test
+	$(MAKE) minors
 	@if hack/e2e-preflight.sh; then \
 	  $(MAKE) e2e && $(MAKE) e2e-conformance; \
 	else \

@@ -49,10 +49,10 @@ tags=selinux,notest,grpcnotrace
 args=(-mod=mod -trimpath -buildvcs=false "-tags=${tags}" -ldflags="${ldflags}-s -w")
 export CGO_ENABLED=0
 
-mkdir -p "${PW_OUTPUT}/bin"
+mkdir -p "${PW_BIN}"
 todo=()
 for b in "${bins[@]}"; do
-  out=${PW_OUTPUT}/bin/${b}
+  out=${PW_BIN}/${b}
   want=$(printf '%s\n' "${b}" "$(<.git/probewheel-stamp)" "$(go version)" \
     "$(go env CGO_ENABLED GOOS GOARCH GOAMD64)" "${args[@]}" | sha256sum | cut -d' ' -f1)
   if [[ -x ${out} && -f ${out}.stamp && $(<"${out}.stamp") == "${want}" ]]; then
@@ -65,7 +65,7 @@ done
 if ((${#todo[@]} > 0)); then
   # One build at a time: on 2 cores parallel links only add memory pressure.
   for b in "${todo[@]}"; do
-    out=${PW_OUTPUT}/bin/${b}
+    out=${PW_BIN}/${b}
     pw::log "go build ${pkgs[${b}]} in ${PW_TREE}"
     rm -f "${out}.stamp"
     if [[ ${b} == *.test ]]; then
@@ -78,7 +78,7 @@ if ((${#todo[@]} > 0)); then
   done
 fi
 for b in "${bins[@]}"; do
-  out=${PW_OUTPUT}/bin/${b}
+  out=${PW_BIN}/${b}
   case ${b} in
     # Upstream's test binaries carry no version of their own; check they run.
     e2e.test) "${out}" --list-images >/dev/null || pw::die "${out} does not run"; continue ;;
@@ -98,4 +98,4 @@ for b in "${bins[@]}"; do
     [[ ${got} == "Kubernetes ${version}" ]] || pw::die "${out} --version printed '${got}', want 'Kubernetes ${version}'"
   fi
 done
-echo "control plane binaries ${bins[*]} at ${version} in ${PW_OUTPUT}/bin ($((SECONDS - start))s)"
+echo "control plane binaries ${bins[*]} at ${version} in ${PW_BIN} ($((SECONDS - start))s)"

@@ -29,7 +29,7 @@ case ${1:-} in
   *) pw::die "usage: ${0##*/} [--upstream]" ;;
 esac
 
-bindir=${PW_OUTPUT}/bin/e2e
+bindir=${PW_BIN}/e2e
 imgdir=${PW_OUTPUT}/images
 mkdir -p "${bindir}" "${imgdir}"
 cd "${PW_ROOT}"
@@ -43,8 +43,8 @@ CGO_ENABLED=0 go build -trimpath -buildvcs=false -ldflags='-s -w' -o "${bindir}/
 
 ((upstream)) || exit 0
 
-e2e_test=${PW_OUTPUT}/bin/e2e.test
-agnhost=${PW_OUTPUT}/bin/agnhost
+e2e_test=${PW_BIN}/e2e.test
+agnhost=${PW_BIN}/agnhost
 busybox=/bin/busybox
 bash_static=/bin/bash-static
 for f in "${e2e_test}" "${agnhost}"; do

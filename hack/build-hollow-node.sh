@@ -32,10 +32,10 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 flavor=$(pw::flavor "$@")
 if [[ ${flavor} == stock ]]; then
-  out=${PW_OUTPUT}/bin/hollow-node-stock
+  out=${PW_BIN}/hollow-node-stock
   version=${KUBE_VERSION}
 else
-  out=${PW_OUTPUT}/bin/hollow-node
+  out=${PW_BIN}/hollow-node
   version=${PW_FORK_VERSION}
 fi
 overlay=${PW_ROOT}/hack/hollow/overlay

@@ -19,10 +19,10 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 flavor=$(pw::flavor "$@")
 if [[ ${flavor} == stock ]]; then
-  out=${PW_OUTPUT}/bin/kubelet-stock
+  out=${PW_BIN}/kubelet-stock
   version=${KUBE_VERSION}
 else
-  out=${PW_OUTPUT}/bin/kubelet
+  out=${PW_BIN}/kubelet
   version=${PW_FORK_VERSION}
 fi
 

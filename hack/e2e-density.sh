@@ -62,7 +62,7 @@ if [[ ${cluster} == kind ]]; then
   KIND_WORKERS=2 "${PW_ROOT}/hack/kind-up.sh" --mixed | tee -a "${out}/run.txt"
   "${PW_ROOT}/hack/kind-load-images.sh" "${PW_OUTPUT}/images/probetarget.tar"
   kubeconfig=$("${PW_ROOT}/hack/kind-up.sh" --print-kubeconfig)
-  kubectl=("${PW_OUTPUT}/bin/kubectl" --kubeconfig "${kubeconfig}")
+  kubectl=("${PW_BIN}/kubectl" --kubeconfig "${kubeconfig}")
   workers=$("${kubectl[@]}" get nodes -l '!node-role.kubernetes.io/control-plane' -o name | sed 's#^node/##' | sort)
   for ((round = 1; round <= rounds; round++)); do
     if ((round > 1)); then

@@ -71,7 +71,7 @@ esac
 "${PW_ROOT}/hack/install-e2e-deps.sh"
 "${PW_ROOT}/hack/build-cluster-binaries.sh" e2e.test ginkgo agnhost
 "${PW_ROOT}/hack/build-e2e-images.sh" --upstream
-(cd "${PW_ROOT}" && go build -o "${PW_OUTPUT}/bin/e2e/" ./e2e/tools/e2esummary)
+(cd "${PW_ROOT}" && go build -o "${PW_BIN}/e2e/" ./e2e/tools/e2esummary)
 
 mkdir -p "${out}"
 reports=()
@@ -82,9 +82,9 @@ for flavor in ${flavors}; do
   rc=0
   if cluster_up "${flavor}"; then
     start=${SECONDS}
-    "${PW_OUTPUT}/bin/ginkgo" run --procs="${procs}" --focus="${focus}" --no-color \
+    "${PW_BIN}/ginkgo" run --procs="${procs}" --focus="${focus}" --no-color \
       --timeout=90m --output-dir="${dir}" --json-report=report.json --junit-report=junit.xml \
-      "${PW_OUTPUT}/bin/e2e.test" -- \
+      "${PW_BIN}/e2e.test" -- \
       --kubeconfig="${kubeconfig}" --provider=skeleton \
       --report-dir="${dir}" --e2e-output-dir="${dir}" \
       >"${dir}/ginkgo.log" 2>&1 || rc=$?
@@ -100,7 +100,7 @@ for flavor in ${flavors}; do
 done
 
 summary_rc=0
-"${PW_OUTPUT}/bin/e2e/e2esummary" -o "${out}/summary.md" "${reports[@]}" || summary_rc=$?
+"${PW_BIN}/e2e/e2esummary" -o "${out}/summary.md" "${reports[@]}" || summary_rc=$?
 cat "${out}/summary.md"
 echo "results: ${out}"
 if ((${#reports[@]} == 1)); then

@@ -3,8 +3,8 @@
 # registry: from Debian packages, the Go module proxy and the pinned
 # Kubernetes tree only.
 #
-#   hack/kind-build-image.sh           -> probewheel/node:<fork version>  (v1.36.3-probewheel.1)
-#   hack/kind-build-image.sh --stock   -> probewheel/node:<version>-stock (v1.36.3-stock)
+#   hack/kind-build-image.sh           -> probewheel/node:<fork version>  (v1.37.2-probewheel.1)
+#   hack/kind-build-image.sh --stock   -> probewheel/node:<version>-stock (v1.37.2-stock)
 #   (KUBELET_FLAVOR=stock is the same as --stock)
 #
 # The image is assembled the way kind's own builder does it (`kind build
@@ -37,16 +37,16 @@ source "$(dirname "${BASH_SOURCE[0]}")/kind-lib.sh"
 
 flavor=$(pw::flavor "$@")
 if [[ ${flavor} == stock ]]; then
-  kubelet=${PW_OUTPUT}/bin/kubelet-stock
+  kubelet=${PW_BIN}/kubelet-stock
   kubelet_version=${KUBE_VERSION}
 else
-  kubelet=${PW_OUTPUT}/bin/kubelet
+  kubelet=${PW_BIN}/kubelet
   kubelet_version=${PW_FORK_VERSION}
 fi
 final=$(pw::kind_image_tag "${flavor}")
 logs=${PW_KIND_DIR}/logs
 mkdir -p "${logs}" "${PW_KIND_DIR}/images" "${PW_KIND_DIR}/ctx"
-bin=${PW_OUTPUT}/bin
+bin=${PW_BIN}
 start=${SECONDS}
 pw::kind_traps
 mirror=${KIND_DEBIAN_MIRROR:-http://deb.debian.org/debian}

@@ -30,12 +30,26 @@ tools=("$@")
 # kubeadm_tag <name>: the tag kubeadm wants for an image (etcd, coredns/coredns, pause, ...).
 kubeadm_tag() {
   local list
-  if [[ ! -x ${PW_OUTPUT}/bin/kubeadm ]]; then
+  if [[ ! -x ${PW_BIN}/kubeadm ]]; then
     pw::kind_wait_for_builds
     nice -n 10 "${PW_ROOT}/hack/build-cluster-binaries.sh" kubeadm >&2
   fi
-  list=$("${PW_OUTPUT}/bin/kubeadm" config images list --kubernetes-version "${KUBE_VERSION}" 2>/dev/null)
+  list=$("${PW_BIN}/kubeadm" config images list --kubernetes-version "${KUBE_VERSION}" 2>/dev/null)
   sed -n "s#^registry\.k8s\.io/$1:##p" <<<"${list}" | head -1
+}
+
+# crictl_version: the minor's cri-tools release, else the nearest one minor either side that the
+# module proxy has (it refuses v1.35.0); crictl speaks CRI v1 to the containerd of any of them.
+crictl_version() {
+  local m=${KUBE_MINOR} v
+  for v in "v1.${m}.0" "v1.$((m - 1)).0" "v1.$((m + 1)).0"; do
+    if (cd / && GOFLAGS=-mod=mod go mod download -json "sigs.k8s.io/cri-tools@${v}" 2>/dev/null | grep -q '"GoMod"'); then
+      [[ ${v} == "v1.${m}.0" ]] || pw::log "the module proxy has no sigs.k8s.io/cri-tools v1.${m}.0: crictl ${v}"
+      echo "${v}"
+      return 0
+    fi
+  done
+  pw::die "the module proxy has none of sigs.k8s.io/cri-tools v1.$((m - 1)).0 to v1.$((m + 1)).0; set PW_CRICTL_VERSION to a release it has"
 }
 
 go_version=$(awk '$1 == "go" {print $2; exit}' "${PW_ROOT}/go.mod")
@@ -46,7 +60,7 @@ for tool in "${tools[@]}"; do
   case ${tool} in
     kind) module=${PW_KIND_MODULE} version=${PW_KIND_VERSION} pkg=${PW_KIND_MODULE} ;;
     crictl)
-      module=sigs.k8s.io/cri-tools version=${PW_CRICTL_VERSION} pkg=sigs.k8s.io/cri-tools/cmd/crictl
+      module=sigs.k8s.io/cri-tools version=${PW_CRICTL_VERSION:-$(crictl_version)} pkg=sigs.k8s.io/cri-tools/cmd/crictl
       ldflags+=" -X sigs.k8s.io/cri-tools/pkg/version.Version=${version#v}"
       ;;
     etcd)

@@ -22,8 +22,9 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 # and its docker provider's flags are what hack/kind/ reproduces.
 PW_KIND_VERSION=v0.33.0
 PW_KIND_MODULE=sigs.k8s.io/kind
-# cri-tools is released per Kubernetes minor (kind v0.33 ships v1.36.0).
-PW_CRICTL_VERSION=${PW_CRICTL_VERSION:-v${KUBE_MAJOR}.${KUBE_MINOR}.0}
+# cri-tools is released per Kubernetes minor (kind v0.33 ships v1.36.0); empty:
+# hack/kind-build-tools.sh picks the minor's own or the nearest the proxy has.
+PW_CRICTL_VERSION=${PW_CRICTL_VERSION:-}
 PW_KIND_DIR=${PW_KIND_DIR:-${PW_OUTPUT}/kind}
 PW_KIND_BIN=${PW_KIND_DIR}/bin
 PW_KIND_CLUSTER=${KIND_CLUSTER_NAME:-probewheel}
@@ -204,7 +205,7 @@ pw::kind_kubectl() {
     mkdir -p "$(dirname "${kc}")"
     pw::kind get kubeconfig --name "${PW_KIND_CLUSTER}" >"${kc}" 2>/dev/null || rm -f "${kc}"
   fi
-  "${PW_OUTPUT}/bin/kubectl" --kubeconfig "${kc}" "$@"
+  "${PW_BIN}/kubectl" --kubeconfig "${kc}" "$@"
 }
 
 # pw::kind_wait <seconds> <what> <command...>: polls the command every 0.5 s.

@@ -52,7 +52,7 @@ pw::kind_step "kubelet binary (${which})"
 case ${which} in
   keep) binary="" ;;
   probewheel | stock)
-    binary=${PW_OUTPUT}/bin/kubelet
+    binary=${PW_BIN}/kubelet
     [[ ${which} == stock ]] && binary+=-stock
     if ((build)); then
       KUBELET_FLAVOR=${which} nice -n 10 "${PW_ROOT}/hack/build-kubelet.sh" >&2

@@ -73,7 +73,7 @@ image_for() {
 pw::kind_step "preflight"
 pw::kind_docker_ok
 pw::kind_check_version
-[[ -x ${PW_OUTPUT}/bin/kubectl ]] || pw::kind_fail "${PW_OUTPUT}/bin/kubectl missing; run make kind-image"
+[[ -x ${PW_BIN}/kubectl ]] || pw::kind_fail "${PW_BIN}/kubectl missing; run make kind-image"
 [[ $(id -u) == 0 ]] || pw::kind_fail "must run as root (host routes to the pod CIDRs, the egress rule)"
 declare -A node_arm=() node_image=()
 names=("${PW_KIND_CLUSTER}-control-plane")

@@ -19,11 +19,57 @@ shopt -s inherit_errexit
 
 PW_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-# The Kubernetes version lives in go.mod only; `make` exports it as KUBE_VERSION.
-KUBE_VERSION=${KUBE_VERSION:-$("${PW_ROOT}/hack/kube-version.sh")}
+# The supported releases. The main line's lives in go.mod only (its series,
+# patches/v1.<minor>/, is generated from pkg/); each older supported minor has
+# hack/minors/v1.<minor>/release, one line naming its patch release (its series,
+# patches/v1.<minor>/, is generated from the main line's by
+# hack/update-minors.sh). `make` exports KUBE_VERSION; unset, it is the main line.
+PW_MAIN_VERSION=$("${PW_ROOT}/hack/kube-version.sh")
+PW_MINORS_DIR=${PW_ROOT}/hack/minors
+# pw::minor_of v1.36.3 -> v1.36
+pw::minor_of() {
+  local v=${1#v}
+  echo "v${v%%.*}.$(cut -d. -f2 <<<"${v}")"
+}
+# pw::supported_versions: the main line's release, then each older minor's, newest first.
+pw::supported_versions() {
+  echo "${PW_MAIN_VERSION}"
+  local f
+  while read -r f; do
+    head -n1 "${f}"
+  done < <(find "${PW_MINORS_DIR}" -mindepth 2 -maxdepth 2 -name release 2>/dev/null | LC_ALL=C sort -rV)
+}
+KUBE_VERSION=${KUBE_VERSION:-${PW_MAIN_VERSION}}
 if [[ ! ${KUBE_VERSION} =~ ^v1\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$ ]]; then
-  echo "hack/lib.sh: KUBE_VERSION '${KUBE_VERSION}' is not a k8s.io/kubernetes v1.X.Y version" >&2
+  echo "hack/lib.sh: KUBE_VERSION '${KUBE_VERSION}' is not a k8s.io/kubernetes v1.X.Y version (supported: $(pw::supported_versions | tr '\n' ' '))" >&2
   exit 1
+fi
+PW_KUBE_MINOR=$(pw::minor_of "${KUBE_VERSION}")
+# The series for KUBE_VERSION, and where its binaries go (the main line's in
+# _output/bin, so that e2e and kind find them where they always were).
+PW_PATCHES_ROOT=${PW_ROOT}/patches
+PW_PATCHES_DIR=${PW_PATCHES_ROOT}/${PW_KUBE_MINOR}
+if [[ ${KUBE_VERSION} == "${PW_MAIN_VERSION}" ]]; then
+  PW_IS_MAIN=1
+else
+  PW_IS_MAIN=
+  # PW_ANY_VERSION=1: a script that only reads pristine trees of other releases
+  # (hack/move-release.sh) skips the check below.
+  if [[ -z ${PW_ANY_VERSION:-} ]]; then
+    if [[ -f ${PW_MINORS_DIR}/${PW_KUBE_MINOR}/release ]]; then
+      pw_release=$(head -n1 "${PW_MINORS_DIR}/${PW_KUBE_MINOR}/release")
+      if [[ ${KUBE_VERSION} != "${pw_release}" ]]; then
+        echo "!!! KUBE_VERSION=${KUBE_VERSION}: patches/${PW_KUBE_MINOR} is made for ${pw_release}; use KUBE_VERSION=${pw_release}, or move the series with hack/move-release.sh ${KUBE_VERSION}" >&2
+        exit 1
+      fi
+    elif [[ ${PW_KUBE_MINOR} == "$(pw::minor_of "${PW_MAIN_VERSION}")" ]]; then
+      echo "!!! KUBE_VERSION=${KUBE_VERSION}: the main line is on ${PW_MAIN_VERSION} (go.mod); use it, or move it with hack/move-release.sh ${KUBE_VERSION}" >&2
+      exit 1
+    else
+      echo "!!! KUBE_VERSION=${KUBE_VERSION}: Kubernetes ${PW_KUBE_MINOR#v} is not supported; supported: $(pw::supported_versions | tr '\n' ' ')(docs/fork.md says how to add a minor)" >&2
+      exit 1
+    fi
+  fi
 fi
 export KUBE_VERSION
 # Staging modules (k8s.io/api, k8s.io/client-go, ...) are tagged v0.X.Y for kubernetes v1.X.Y.
@@ -42,7 +88,12 @@ PW_FORK_VERSION="${KUBE_VERSION}-probewheel.${PROBEWHEEL_RELEASE}"
 PW_OUTPUT=${PW_OUTPUT:-${PW_ROOT}/_output}
 # Overridable so tests running in a scratch copy can share the imported trees.
 PW_PRISTINE_GIT=${PW_PRISTINE_GIT:-${PW_OUTPUT}/pristine/kubernetes.git}
-PW_PATCHES_DIR=${PW_ROOT}/patches
+# Binaries of another release than the main line's go to a directory of their own.
+if [[ -n ${PW_IS_MAIN} ]]; then
+  PW_BIN=${PW_OUTPUT}/bin
+else
+  PW_BIN=${PW_OUTPUT}/bin/${KUBE_VERSION}
+fi
 # Upstream fixes carried ahead of the release that has them (cherry-picks of
 # merged kubernetes PRs), one git format-patch file each, applied in name
 # order before pkg/: the first patches of the series, so that a fork can take
@@ -160,8 +211,8 @@ pw::pgit() { git --git-dir="${PW_PRISTINE_GIT}" "$@"; }
 # so that looking up another version never touches our go.mod/go.sum.
 pw::module_dir() {
   local version=$1 json dir
-  json=$(cd / && GOFLAGS=-mod=mod go mod download -json "${PW_UPSTREAM_MODULE}@${version}") ||
-    pw::die "go mod download ${PW_UPSTREAM_MODULE}@${version} failed: ${json}"
+  json=$(cd / && GOFLAGS=-mod=mod go mod download -json "${PW_UPSTREAM_MODULE}@${version}" 2>&1) ||
+    pw::die "go mod download ${PW_UPSTREAM_MODULE}@${version}: $(sed -n 's/^[[:space:]]*"Error": "\(.*\)",\{0,1\}$/\1/p' <<<"${json}" | head -n1 | sed 's/\\n.*//') (is ${version} a release the module proxy has? supported: $(pw::supported_versions | tr '\n' ' '))"
   dir=$(sed -n 's/^[[:space:]]*"Dir": "\(.*\)",\{0,1\}$/\1/p' <<<"${json}")
   [[ -n ${dir} && -d ${dir} ]] || pw::die "no module directory for ${PW_UPSTREAM_MODULE}@${version}: ${json}"
   echo "${dir}"
@@ -347,6 +398,16 @@ pw::patch_files() {
   find "${dir}" -maxdepth 1 -type f -name '*.patch' -print 2>/dev/null | LC_ALL=C sort
 }
 
+# pw::series_sum <v1.minor>: the first 12 hex digits of the sha256 of that
+# series' patch files, in apply order: what a recorded result names as the
+# patch set it checked.
+pw::series_sum() {
+  local -a files
+  mapfile -t files < <(pw::patch_files "${PW_PATCHES_ROOT}/$1")
+  ((${#files[@]} > 0)) || pw::die "patches/$1 has no patches"
+  cat "${files[@]}" | sha256sum | cut -c1-12
+}
+
 # pw::tree_dir <flavor> prints the stable path of a build tree.
 pw::tree_dir() { echo "${PW_OUTPUT}/src/kubernetes-${KUBE_VERSION}-$1"; }
 
@@ -407,7 +468,7 @@ pw::prepare_tree() {
           # resulting commit ids (stamped as gitCommit) are reproducible.
           git am -q --committer-date-is-author-date "${patches[@]}" || {
             git am --abort >/dev/null 2>&1 || true
-            pw::die "patches/ does not apply to pristine ${KUBE_VERSION}; run hack/verify-patches.sh"
+            pw::die "${PW_PATCHES_DIR#"${PW_ROOT}/"} does not apply to pristine ${KUBE_VERSION}: run make verify-patches, which says what to regenerate"
           }
         fi
       fi

@@ -31,8 +31,8 @@ fi
 start=${SECONDS}
 
 pw::cluster_stop kubelet 20
-if pw::cluster_pid containerd >/dev/null && [[ -x ${PW_OUTPUT}/bin/e2e/cricleanup ]]; then
-  "${PW_OUTPUT}/bin/e2e/cricleanup" -endpoint "unix://${PW_CONTAINERD_SOCK}" -timeout 90s ||
+if pw::cluster_pid containerd >/dev/null && [[ -x ${PW_BIN}/e2e/cricleanup ]]; then
+  "${PW_BIN}/e2e/cricleanup" -endpoint "unix://${PW_CONTAINERD_SOCK}" -timeout 90s ||
     pw::log "cricleanup reported errors; cleaning up the rest by hand"
 fi
 pw::cluster_stop containerd 20

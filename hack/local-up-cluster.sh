@@ -36,11 +36,11 @@ for a in "$@"; do
 done
 flavor=$(pw::flavor "${flavor_args[@]}")
 if [[ ${flavor} == stock ]]; then
-  kubelet_bin=${PW_OUTPUT}/bin/kubelet-stock
+  kubelet_bin=${PW_BIN}/kubelet-stock
 else
-  kubelet_bin=${PW_OUTPUT}/bin/kubelet
+  kubelet_bin=${PW_BIN}/kubelet
 fi
-bin=${PW_OUTPUT}/bin
+bin=${PW_BIN}
 start=${SECONDS}
 on_exit() {
   local rc=$?

@@ -190,8 +190,8 @@ pw::log "building (each step is a no-op when up to date)"
 nice -n 10 "${PW_ROOT}/hack/build-hollow-node.sh" --stock >&2
 nice -n 10 "${PW_ROOT}/hack/build-hollow-node.sh" >&2
 nice -n 10 "${PW_ROOT}/hack/build-cluster-binaries.sh" kube-apiserver >&2
-(cd "${PW_ROOT}" && nice -n 10 go build -o "${PW_OUTPUT}/bin/pwscale" ./hack/hollow/pwscale)
-declare -A bin=([stock]=${PW_OUTPUT}/bin/hollow-node-stock [probewheel]=${PW_OUTPUT}/bin/hollow-node)
+(cd "${PW_ROOT}" && nice -n 10 go build -o "${PW_BIN}/pwscale" ./hack/hollow/pwscale)
+declare -A bin=([stock]=${PW_BIN}/hollow-node-stock [probewheel]=${PW_BIN}/hollow-node)
 
 # ------------------------------------------------------------- control plane
 export PW_SCALE_DIR=${PW_OUTPUT}/scale
@@ -360,7 +360,7 @@ for wl in "${workloads[@]}"; do
       read -ra extra <<<"${SCALE_PWSCALE_ARGS:-}"
       # pwscale's progress goes to stderr and into the run's log. In the
       # background, so that a signal reaches the trap at once.
-      "${PW_OUTPUT}/bin/pwscale" "${args[@]}" "${extra[@]}" 2> >(tee "${out}/runs/${name}/${flavor}-${round}.log" >&2) &
+      "${PW_BIN}/pwscale" "${args[@]}" "${extra[@]}" 2> >(tee "${out}/runs/${name}/${flavor}-${round}.log" >&2) &
       child=$!
       status=0
       wait "${child}" || status=$?

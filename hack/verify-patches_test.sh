@@ -26,6 +26,8 @@ cd "${copy}"
 # lib.sh was sourced from the real tree: look at the copy's picks.
 PW_PICKS_DIR=${copy}/hack/upstream-picks
 PW_SERIES_DIR=${copy}/hack/series
+# The main line's series, relative to the copy.
+pdir=patches/${PW_KUBE_MINOR}
 
 failures=0
 pass() { echo "ok   $*"; }
@@ -51,14 +53,14 @@ expect_verify_fails_with_fix() {
     cat "${tmp}/verify.log"
   fi
 }
-patch_text() { cat patches/*.patch 2>/dev/null || true; }
+patch_text() { cat "${pdir}"/*.patch 2>/dev/null || true; }
 # The prober patch: the one whose hack/series/ commit takes the package whole,
 # or without a series the last one that changes the package.
 prober_patch() {
   local whole
   whole=$(grep -lx 'pkg/kubelet/prober/' hack/series/*/files 2>/dev/null | head -n1)
   if [[ -z ${whole} ]]; then
-    grep -l '^diff --git a/pkg/kubelet/prober/' patches/*.patch | tail -n1
+    grep -l '^diff --git a/pkg/kubelet/prober/' "${pdir}"/*.patch | tail -n1
     return
   fi
   series_patch "${whole%/files}"
@@ -67,7 +69,7 @@ prober_patch() {
 series_patch() {
   local n
   n=$(pw::series_dirs | grep -nxF "$(pwd)/$1" | cut -d: -f1)
-  pw::patch_files "$(pwd)/patches" | sed -n "$(($(pw::pick_files | grep -c . || true) + n))p"
+  pw::patch_files "$(pwd)/${pdir}" | sed -n "$(($(pw::pick_files | grep -c . || true) + n))p"
 }
 
 moddir=$(pw::module_dir "${KUBE_VERSION}")
@@ -91,9 +93,66 @@ if grep -q '^+// verify-patches_test: an unregenerated change$' "$(prober_patch)
   pass "the change is in the prober patch"
 else fail "the change is in the prober patch"; fi
 
+# 2b. The older minors follow the main line: after a pkg/ change that only the
+#     main line's series took, their check fails with what to run; regenerated,
+#     it passes; a fixup that no longer applies stops the generator naming it.
+minors_check() { hack/update-minors.sh --check >"${tmp}/minors.log" 2>&1; }
+first_minor=$(find hack/minors -mindepth 1 -maxdepth 1 -type d -printf '%f\n' 2>/dev/null | LC_ALL=C sort -V | head -n1)
+if [[ -z ${first_minor} ]]; then
+  pass "older minors: none supported, nothing to check"
+else
+  if minors_check; then fail "older minors: a stale series fails the check"
+  elif grep -q "patches/v1\.[0-9]* is out of date with ${pdir}.*run make patches" "${tmp}/minors.log"; then
+    pass "older minors: a stale series fails the check, with what to run"
+  else
+    fail "older minors: a stale series fails the check, with what to run"
+    cat "${tmp}/minors.log"
+  fi
+  if hack/update-minors.sh >"${tmp}/minors.log" 2>&1 && minors_check; then
+    pass "older minors: regenerated, the check passes"
+  else
+    fail "older minors: regenerated, the check passes"
+    cat "${tmp}/minors.log"
+  fi
+  fixup=$(grep -l '^-[^-]' "hack/minors/${first_minor}"/fixups/*.patch 2>/dev/null | LC_ALL=C sort | head -n1 || true)
+  if [[ -n ${fixup} ]]; then
+    cp "${fixup}" "${tmp}/fixup"
+    sed -i '0,/^-[^-]/s/^-\([^-].*\)$/-\1 (not in the release)/' "${fixup}"
+    if hack/update-minors.sh "${first_minor}" >"${tmp}/minors.log" 2>&1; then
+      fail "older minors: a fixup that no longer applies is rejected"
+    elif grep -q "${fixup##*/} no longer applies" "${tmp}/minors.log"; then
+      pass "older minors: a fixup that no longer applies is rejected, by name"
+    else
+      fail "older minors: a fixup that no longer applies is rejected, by name"
+      cat "${tmp}/minors.log"
+    fi
+    cp "${tmp}/fixup" "${fixup}"
+    hack/update-minors.sh "${first_minor}" >"${tmp}/minors.log" 2>&1 || fail "older minors: the fixup restored, the series generates again"
+  fi
+fi
+
+# The main line may carry no upstream pick: then the copy gets one (a comment
+# reworded in pkg/probe/http, a directory pkg/ does not mirror) so that the
+# pick checks below run.
+if [[ -z $(pw::pick_files) ]]; then
+  pickrepo=${tmp}/pickrepo
+  git init -q "${pickrepo}"
+  echo "${PW_PRISTINE_GIT}/objects" >"${pickrepo}/.git/objects/info/alternates"
+  git -C "${pickrepo}" checkout -q --detach "${base}"
+  f=pkg/probe/http/http.go
+  awk '!done && /^\t\/\/ / { print $0 " (picked)"; done = 1; next } { print }' "${pickrepo}/${f}" >"${tmp}/picked.go"
+  cp "${tmp}/picked.go" "${pickrepo}/${f}"
+  git -C "${pickrepo}" commit -q -am "probe/http: a synthetic upstream pick (verify-patches_test)"
+  mkdir -p hack/upstream-picks
+  git -C "${pickrepo}" format-patch -q --zero-commit --no-signature --full-index --no-renames \
+    --diff-algorithm=myers -1 --stdout HEAD >hack/upstream-picks/0001-synthetic-pick.patch
+  update
+  expect_verify_ok "verify passes with an upstream pick"
+fi
+
 # 3. Hand edits to patches/ are caught too.
 npicks=$(pw::pick_files | grep -c . || true)
-first=$(pw::patch_files "${copy}/patches" | sed -n "$((npicks + 1))p") # the first after the picks
+first=$(pw::patch_files "${copy}/${pdir}" | sed -n "$((npicks + 1))p") # the first after the picks
 sed -i '4s/$/ (edited)/' "${first}"
 expect_verify_fails_with_fix "verify fails when a patch was edited by hand"
 update
@@ -105,7 +164,7 @@ ok=1
 i=0
 while read -r pick; do
   i=$((i + 1))
-  generated=$(pw::patch_files "${copy}/patches" | sed -n "${i}p")
+  generated=$(pw::patch_files "${copy}/${pdir}" | sed -n "${i}p")
   # Only the "[PATCH i/n]" numbering of the subject may differ.
   if ! diff <(sed -e '1,/^$/{/^Subject:/,/^[^ S]/d}' "${pick}") <(sed -e '1,/^$/{/^Subject:/,/^[^ S]/d}' "${generated}") >/dev/null; then
     ok=
@@ -139,7 +198,7 @@ fi
 #     commit and changes in no later one; a file with an intermediate version
 #     (worker.go) changes in the commit that takes it and in earlier ones
 #     only; bad entries stop update-patches with what is wrong.
-with() { grep -l "^diff --git a/$1 " patches/*.patch | xargs -rn1 basename | tr '\n' ' '; }
+with() { grep -l "^diff --git a/$1 " "${pdir}"/*.patch | xargs -rn1 basename | tr '\n' ' '; }
 wheel_in=$(with "${prober}/wheel.go") worker_in=$(with "${prober}/worker.go")
 read -ra worker_in_all <<<"${worker_in}"
 if [[ ${wheel_in} == *timing-wheel* && $(wc -w <<<"${wheel_in}") == 1 && ${#worker_in_all[@]} -ge 2 &&
@@ -195,7 +254,7 @@ mkdir -p pkg/kubelet/server
 echo "// overlay change" >>pkg/kubelet/server/auth.go
 update
 expect_verify_ok "verify passes with an overlay"
-server_patch=$(grep -l '^diff --git a/pkg/kubelet/server/auth.go' patches/*.patch || true)
+server_patch=$(grep -l '^diff --git a/pkg/kubelet/server/auth.go' "${pdir}"/*.patch || true)
 if [[ -n ${server_patch} && ${server_patch} != "$(prober_patch)" ]] &&
   ! grep -q probewheel_overlay "${server_patch}" &&
   ! grep -q '^deleted file mode' "${server_patch}" &&
@@ -213,7 +272,7 @@ else fail "bare overlay constraint: same patches, with a warning"; fi
 #     fully mirrored (pkg/features has one).
 printf '%s: a test\n\npackage features\n\n// X is a stand-in.\nconst X = 1\n' "${PW_MODULE_ONLY_MARK}" >pkg/features/zz_module_only.go
 update
-if ! grep -q 'zz_module_only' patches/*.patch && ! grep -q '^deleted file mode' patches/*.patch; then
+if ! grep -q 'zz_module_only' "${pdir}"/*.patch && ! grep -q '^deleted file mode' "${pdir}"/*.patch; then
   pass "module-only file: not exported, nothing deleted next to it"
 else fail "module-only file: not exported, nothing deleted next to it"; fi
 rm pkg/features/zz_module_only.go
@@ -227,7 +286,7 @@ expect_verify_ok "verify passes after deleting a file"
 if grep -A1 '^diff --git a/pkg/kubelet/prober/scale_test.go' "$(prober_patch)" | grep -q '^deleted file mode'; then
   pass "dropped file is deleted in the prober patch"
 else fail "dropped file is deleted in the prober patch"; fi
-if grep -q '^diff --git a/pkg/kubelet/prober/\(results\|testing\)/' patches/*.patch; then
+if grep -q '^diff --git a/pkg/kubelet/prober/\(results\|testing\)/' "${pdir}"/*.patch; then
   fail "results/ and testing/ untouched"
 else pass "results/ and testing/ untouched"; fi
 
@@ -250,7 +309,7 @@ EOF
 update
 expect_verify_ok "verify passes with a module-internal import"
 if grep -q "^+	\"k8s.io/kubernetes/pkg/kubelet/prober/pwtest\"" "$(prober_patch)" &&
-  ! grep -q "${PW_MODULE}" patches/*.patch &&
+  ! grep -q "${PW_MODULE}" "${pdir}"/*.patch &&
   grep -q '^diff --git a/pkg/kubelet/prober/pwtest/pwtest.go' "$(prober_patch)"; then
   pass "import paths rewritten, new subpackage in the prober patch"
 else fail "import paths rewritten, new subpackage in the prober patch"; fi
@@ -267,7 +326,7 @@ mkdir -p "${prober}"
 find "${moddir}/${prober}" -maxdepth 1 -name '*.go' -exec cp {} "${prober}/" \;
 chmod -R u+w pkg
 update
-if [[ -z $(pw::patch_files "${copy}/patches") ]] && grep -q 'series is empty' patches/README.md; then
+if [[ -z $(pw::patch_files "${copy}/${pdir}") ]] && grep -q 'series is empty' "${pdir}"/README.md; then
   pass "pkg/ identical to upstream gives an empty series"
 else fail "pkg/ identical to upstream gives an empty series"; fi
 expect_verify_ok "verify passes on the empty series"

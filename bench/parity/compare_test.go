@@ -31,11 +31,6 @@ var (
 	// the tick first and run twice, probewheel runs once for the trigger.
 	triggerFirst = &divergence{"trigger-before-pending-tick",
 		"After a run during which both a tick and a trigger came, the trigger is taken"}
-	// AddPod finds a worker that exists before the workers of another
-	// container that do not: upstream v1.36 returns, probewheel goes on with
-	// the next container and starts them (kubernetes#138930).
-	addPodContinues = &divergence{"addpod-skips-existing-only",
-		"AddPod skips only the container whose probe worker exists instead of returning"}
 	// Runs start together on a tick, and the one probewheel's loop runs
 	// first on its own goroutine (its probe's last run was quick) hangs:
 	// the others start when the watchdog hands the wheel off (inline.go).
@@ -45,7 +40,7 @@ var (
 
 // allowedDivergences are the differences the comparison accepts, each only
 // where the analysis finds the situation it describes.
-var allowedDivergences = []*divergence{stopFirst, triggerFirst, addPodContinues, behindInline}
+var allowedDivergences = []*divergence{stopFirst, triggerFirst, behindInline}
 
 // notReachable are doc.go's other differences and why no sequence meets
 // them; they are listed here so that the table in docs/reliability.md is
@@ -169,8 +164,7 @@ func analyse(p *plan, ref *observation) *analysis {
 		return t
 	}
 
-	// Which workers exist, as upstream's AddPod (return at the first
-	// existing one) leaves them. exit: when a stopped worker goes away.
+	// Which workers exist, as AddPod leaves them. exit: when a stopped worker goes away.
 	created := map[pkey]bool{}
 	exit := map[pkey]time.Duration{}
 	alive := func(k pkey, t time.Duration) bool {
@@ -182,27 +176,16 @@ func analyse(p *plan, ref *observation) *analysis {
 	for i, st := range p.steps {
 		switch st.op.kind {
 		case opAdd:
-			// Upstream returns at the first probe whose worker exists;
-			// probewheel goes on with the next container.
-			var upstream, continuing []pkey
-			returned := false
+			// AddPod skips only the probes whose worker exists, in both.
+			var added []pkey
 			for _, keys := range st.pod.byContainer() {
 				for _, k := range keys {
-					if alive(k, st.at) {
-						returned = true
-						break
-					}
-					continuing = append(continuing, k)
-					if !returned {
-						upstream = append(upstream, k)
+					if !alive(k, st.at) {
+						added = append(added, k)
 					}
 				}
 			}
-			if len(upstream) != len(continuing) {
-				a.add(st.pod.uid, taint{st.at, addPodContinues,
-					fmt.Sprintf("AddPod at %.3fs starts %v; upstream returns before %v", st.at.Seconds(), continuing, continuing[len(upstream):])})
-			}
-			for _, k := range upstream {
+			for _, k := range added {
 				created[k] = true
 				delete(exit, k)
 			}

@@ -43,7 +43,7 @@ up() {
     fi
   done
   command -v etcd >/dev/null || pw::die "etcd not found; apt-get install etcd-server"
-  [[ -x ${PW_OUTPUT}/bin/kube-apiserver ]] || pw::die "${PW_OUTPUT}/bin/kube-apiserver missing; run hack/build-cluster-binaries.sh kube-apiserver"
+  [[ -x ${PW_BIN}/kube-apiserver ]] || pw::die "${PW_BIN}/kube-apiserver missing; run hack/build-cluster-binaries.sh kube-apiserver"
   # Only recorded as the advertised address (the apiserver's own Endpoints
   # are off); nothing is ever sent to it.
   host_ip=$(pw::cluster_host_ip)
@@ -85,7 +85,7 @@ EOF
     --quota-backend-bytes=$((8 << 30)) "${etcd_flags[@]}"
   pw::cluster_wait 30 "etcd" etcd_healthy
 
-  pw::cluster_start kube-apiserver "${PW_OUTPUT}/bin/kube-apiserver" \
+  pw::cluster_start kube-apiserver "${PW_BIN}/kube-apiserver" \
     --etcd-servers="http://127.0.0.1:${etcd_port}" \
     --bind-address=127.0.0.1 --secure-port="${api_port}" --advertise-address="${host_ip}" \
     --cert-dir="${D}/pki/apiserver" \

@@ -191,6 +191,6 @@ limitations under the License.
 //     (TestSchedulerInlineRunThatBlocks).
 //
 // AddPod skips only the container whose probe worker exists instead of
-// returning: that is upstream's own fix (kubernetes#138930, after v1.36),
-// carried as a patch of its own before probewheel's (hack/upstream-picks).
+// returning, as upstream does since 1.37 (kubernetes#138930); the series of
+// older minors carry that fix as an upstream pick (hack/minors).
 package prober

@@ -17,9 +17,11 @@ limitations under the License.
 package prober
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
@@ -27,6 +29,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 	"k8s.io/kubernetes/pkg/kubelet/prober/results"
@@ -48,7 +51,12 @@ var defaultProbe = &v1.Probe{
 }
 
 func TestAddRemovePods(t *testing.T) {
-	ctx := ktesting.Init(t)
+	ktesting.Init(t).SyncTest("", testAddRemovePods)
+}
+
+func testAddRemovePods(tCtx ktesting.TContext) {
+	t := tCtx.TB()
+
 	noProbePod := v1.Pod{
 		ObjectMeta: metav1.ObjectMeta{
 			UID: "no_probe_pod",
@@ -95,13 +103,13 @@ func TestAddRemovePods(t *testing.T) {
 	}
 
 	// Adding a pod with no probes should be a no-op.
-	m.AddPod(ctx, &noProbePod)
+	m.AddPod(tCtx, &noProbePod)
 	if err := expectProbes(m, nil); err != nil {
 		t.Error(err)
 	}
 
 	// Adding a pod with probes.
-	m.AddPod(ctx, &probePod)
+	m.AddPod(tCtx, &probePod)
 	probePaths := []probeKey{
 		{"probe_pod", "readiness", readiness},
 		{"probe_pod", "liveness", liveness},
@@ -133,7 +141,64 @@ func TestAddRemovePods(t *testing.T) {
 	}
 }
 
+func TestAddPodContinuesAfterExistingWorker(t *testing.T) {
+	ktesting.Init(t).SyncTest("", testAddPodContinuesAfterExistingWorker)
+}
+
+func testAddPodContinuesAfterExistingWorker(tCtx ktesting.TContext) {
+	defer tCtx.Cancel("test completed")
+	t := tCtx.TB()
+	ctx := tCtx.Context
+
+	pod := v1.Pod{
+		ObjectMeta: metav1.ObjectMeta{
+			UID: "test_pod",
+		},
+		Spec: v1.PodSpec{
+			Containers: []v1.Container{
+				{
+					Name:           "container_a",
+					ReadinessProbe: defaultProbe,
+				},
+				{
+					Name:           "container_b",
+					ReadinessProbe: defaultProbe,
+				},
+			},
+		},
+	}
+
+	m := newTestManager()
+	defer cleanup(t, m)
+
+	// First AddPod: registers workers for both containers.
+	m.AddPod(ctx, &pod)
+	if err := expectProbes(m, []probeKey{
+		{"test_pod", "container_a", readiness},
+		{"test_pod", "container_b", readiness},
+	}); err != nil {
+		t.Fatalf("after first AddPod: %v", err)
+	}
+
+	// Simulate container_b's worker being removed while container_a's is still present.
+	m.workers[probeKey{"test_pod", "container_b", readiness}].stop()
+	synctest.Wait()
+
+	// Second AddPod: should re-register container_b's missing worker.
+	// Previously, hitting container_a's existing worker caused an early return,
+	// so container_b was never re-registered.
+	m.AddPod(ctx, &pod)
+
+	if err := expectProbes(m, []probeKey{
+		{"test_pod", "container_a", readiness},
+		{"test_pod", "container_b", readiness},
+	}); err != nil {
+		t.Errorf("container_b worker was not re-registered after second AddPod: %v", err)
+	}
+}
+
 func TestAddRemovePodsWithRestartableInitContainer(t *testing.T) {
+	tCtx := ktesting.Init(t)
 	m := newTestManager()
 	defer cleanup(t, m)
 	if err := expectProbes(m, nil); err != nil {
@@ -170,8 +235,8 @@ func TestAddRemovePodsWithRestartableInitContainer(t *testing.T) {
 	}
 
 	for _, tc := range testCases {
-		t.Run(tc.desc, func(t *testing.T) {
-			ctx := ktesting.Init(t)
+		tCtx.SyncTest(tc.desc, func(tCtx ktesting.TContext) {
+			t := tCtx.TB()
 			probePod := v1.Pod{
 				ObjectMeta: metav1.ObjectMeta{
 					UID: "restartable_init_container_pod",
@@ -193,7 +258,7 @@ func TestAddRemovePodsWithRestartableInitContainer(t *testing.T) {
 			}
 
 			// Adding a pod with probes.
-			m.AddPod(ctx, &probePod)
+			m.AddPod(tCtx, &probePod)
 			if err := expectProbes(m, tc.probePaths); err != nil {
 				t.Error(err)
 			}
@@ -217,7 +282,11 @@ func TestAddRemovePodsWithRestartableInitContainer(t *testing.T) {
 }
 
 func TestCleanupPods(t *testing.T) {
-	ctx := ktesting.Init(t)
+	ktesting.Init(t).SyncTest("", testCleanupPods)
+}
+
+func testCleanupPods(tCtx ktesting.TContext) {
+	t := tCtx.TB()
 	m := newTestManager()
 	defer cleanup(t, m)
 	podToCleanup := v1.Pod{
@@ -254,8 +323,8 @@ func TestCleanupPods(t *testing.T) {
 			}},
 		},
 	}
-	m.AddPod(ctx, &podToCleanup)
-	m.AddPod(ctx, &podToKeep)
+	m.AddPod(tCtx, &podToCleanup)
+	m.AddPod(tCtx, &podToKeep)
 
 	desiredPods := map[types.UID]sets.Empty{}
 	desiredPods[podToKeep.UID] = sets.Empty{}
@@ -280,7 +349,11 @@ func TestCleanupPods(t *testing.T) {
 }
 
 func TestCleanupRepeated(t *testing.T) {
-	ctx := ktesting.Init(t)
+	ktesting.Init(t).SyncTest("", testCleanupRepeated)
+}
+
+func testCleanupRepeated(tCtx ktesting.TContext) {
+	t := tCtx.TB()
 	m := newTestManager()
 	defer cleanup(t, m)
 	podTemplate := v1.Pod{
@@ -298,7 +371,7 @@ func TestCleanupRepeated(t *testing.T) {
 	for i := 0; i < numTestPods; i++ {
 		pod := podTemplate
 		pod.UID = types.UID(strconv.Itoa(i))
-		m.AddPod(ctx, &pod)
+		m.AddPod(tCtx, &pod)
 	}
 
 	for i := 0; i < 10; i++ {
@@ -308,6 +381,7 @@ func TestCleanupRepeated(t *testing.T) {
 
 func TestUpdatePodStatus(t *testing.T) {
 	ctx := ktesting.Init(t)
+	logger := ctx.Logger()
 	unprobed := v1.ContainerStatus{
 		Name:        "unprobed_container",
 		ContainerID: "test://unprobed_container_id",
@@ -377,10 +451,10 @@ func TestUpdatePodStatus(t *testing.T) {
 		{testPodUID, startedNoReadiness.Name, startup}:    {},
 		{testPodUID, terminated.Name, readiness}:          {},
 	}
-	m.readinessManager.Set(kubecontainer.ParseContainerID(probedReady.ContainerID), results.Success, &v1.Pod{})
-	m.readinessManager.Set(kubecontainer.ParseContainerID(probedUnready.ContainerID), results.Failure, &v1.Pod{})
-	m.startupManager.Set(kubecontainer.ParseContainerID(startedNoReadiness.ContainerID), results.Success, &v1.Pod{})
-	m.readinessManager.Set(kubecontainer.ParseContainerID(terminated.ContainerID), results.Success, &v1.Pod{})
+	m.readinessManager.Set(kubecontainer.ParseContainerID(logger, probedReady.ContainerID), results.Success, &v1.Pod{})
+	m.readinessManager.Set(kubecontainer.ParseContainerID(logger, probedUnready.ContainerID), results.Failure, &v1.Pod{})
+	m.startupManager.Set(kubecontainer.ParseContainerID(logger, startedNoReadiness.ContainerID), results.Success, &v1.Pod{})
+	m.readinessManager.Set(kubecontainer.ParseContainerID(logger, terminated.ContainerID), results.Success, &v1.Pod{})
 
 	m.UpdatePodStatus(ctx, &v1.Pod{
 		ObjectMeta: metav1.ObjectMeta{
@@ -421,6 +495,7 @@ func TestUpdatePodStatus(t *testing.T) {
 }
 
 func TestUpdatePodStatusWithInitContainers(t *testing.T) {
+	logger, _ := ktesting.NewTestContext(t)
 	notStarted := v1.ContainerStatus{
 		Name:        "not_started_container",
 		ContainerID: "test://not_started_container_id",
@@ -451,7 +526,7 @@ func TestUpdatePodStatusWithInitContainers(t *testing.T) {
 		{testPodUID, notStarted.Name, startup}: {},
 		{testPodUID, started.Name, startup}:    {},
 	}
-	m.startupManager.Set(kubecontainer.ParseContainerID(started.ContainerID), results.Success, &v1.Pod{})
+	m.startupManager.Set(kubecontainer.ParseContainerID(logger, started.ContainerID), results.Success, &v1.Pod{})
 
 	testCases := []struct {
 		desc                        string
@@ -563,7 +638,12 @@ func (m *manager) extractedReadinessHandling(logger klog.Logger) {
 }
 
 func TestUpdateReadiness(t *testing.T) {
-	logger, ctx := ktesting.NewTestContext(t)
+	ktesting.Init(t).SyncTest("", testUpdateReadiness)
+}
+
+func testUpdateReadiness(tCtx ktesting.TContext) {
+	t := tCtx.TB()
+	logger := tCtx.Logger()
 	testPod := getTestPod()
 	setTestProbe(testPod, readiness, v1.Probe{})
 	m := newTestManager()
@@ -584,7 +664,7 @@ func TestUpdateReadiness(t *testing.T) {
 
 	m.statusManager.SetPodStatus(logger, testPod, getTestRunningStatus())
 
-	m.AddPod(ctx, testPod)
+	m.AddPod(tCtx, testPod)
 	probePaths := []probeKey{{testPodUID, testContainerName, readiness}}
 	if err := expectProbes(m, probePaths); err != nil {
 		t.Error(err)
@@ -601,51 +681,6 @@ func TestUpdateReadiness(t *testing.T) {
 	// Wait for failed status.
 	if err := waitForReadyStatus(t, m, false); err != nil {
 		t.Error(err)
-	}
-}
-
-func TestAddPodContinuesPastExistingWorkers(t *testing.T) {
-	for _, existing := range []probeType{startup, readiness, liveness} {
-		t.Run(existing.String(), func(t *testing.T) {
-			ctx := ktesting.Init(t)
-			m := newTestManager()
-			defer cleanup(t, m)
-
-			first := v1.Container{Name: "first"}
-			switch existing {
-			case startup:
-				first.StartupProbe = defaultProbe
-			case readiness:
-				first.ReadinessProbe = defaultProbe
-			case liveness:
-				first.LivenessProbe = defaultProbe
-			}
-			pod := v1.Pod{
-				ObjectMeta: metav1.ObjectMeta{
-					UID: "addpod_continue_pod",
-				},
-				Spec: v1.PodSpec{
-					Containers: []v1.Container{first, {
-						Name:          "second",
-						LivenessProbe: defaultProbe,
-					}},
-				},
-			}
-			// SyncPod calls AddPod again for a pod whose probes run already: a
-			// worker that exists must not keep AddPod from the containers after it.
-			firstOnly := *pod.DeepCopy()
-			firstOnly.Spec.Containers = firstOnly.Spec.Containers[:1]
-			m.AddPod(ctx, &firstOnly)
-			m.AddPod(ctx, &pod)
-
-			expected := []probeKey{
-				{"addpod_continue_pod", "first", existing},
-				{"addpod_continue_pod", "second", liveness},
-			}
-			if err := expectProbes(m, expected); err != nil {
-				t.Error(err)
-			}
-		})
 	}
 }
 
@@ -678,7 +713,7 @@ outer:
 const interval = 1 * time.Second
 
 // Wait for the given workers to exit & clean up.
-func waitForWorkerExit(t *testing.T, m *manager, workerPaths []probeKey) error {
+func waitForWorkerExit(t ktesting.TB, m *manager, workerPaths []probeKey) error {
 	for _, w := range workerPaths {
 		condition := func() (bool, error) {
 			_, exists := m.getWorker(w.podUID, w.containerName, w.probeType)
@@ -697,7 +732,7 @@ func waitForWorkerExit(t *testing.T, m *manager, workerPaths []probeKey) error {
 }
 
 // Wait for the given workers to exit & clean up.
-func waitForReadyStatus(t *testing.T, m *manager, ready bool) error {
+func waitForReadyStatus(t ktesting.TB, m *manager, ready bool) error {
 	condition := func() (bool, error) {
 		status, ok := m.statusManager.GetPodStatus(testPodUID)
 		if !ok {
@@ -721,7 +756,7 @@ func waitForReadyStatus(t *testing.T, m *manager, ready bool) error {
 }
 
 // cleanup running probes to avoid leaking goroutines.
-func cleanup(t *testing.T, m *manager) {
+func cleanup(t ktesting.TB, m *manager) {
 	m.CleanupPods(nil)
 
 	condition := func() (bool, error) {
@@ -736,5 +771,60 @@ func cleanup(t *testing.T, m *manager) {
 	}
 	if err := wait.Poll(interval, wait.ForeverTestTimeout, condition); err != nil {
 		t.Fatalf("Error during cleanup: %v", err)
+	}
+}
+
+// ctxAwareRunner implements kubecontainer.CommandRunner and fails once the
+// probe context is canceled, like a real CRI runtime client.
+type ctxAwareRunner struct{}
+
+func (r ctxAwareRunner) RunInContainer(ctx context.Context, id kubecontainer.ContainerID, cmd []string, timeout time.Duration) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return []byte("ok"), nil
+}
+
+// TestProbeWorkersSurviveSyncContextCancellation verifies that probe workers
+// keep probing after the context passed to AddPod is canceled. The pod worker
+// cancels its sync context when a pod begins terminating, and readiness probes
+// must keep executing through termination so a failing probe can mark the pod
+// NotReady. Regression test for https://github.com/kubernetes/kubernetes/issues/140881.
+func TestProbeWorkersSurviveSyncContextCancellation(t *testing.T) {
+	ktesting.Init(t).SyncTest("", testProbeWorkersSurviveSyncContextCancellation)
+}
+
+func testProbeWorkersSurviveSyncContextCancellation(tCtx ktesting.TContext) {
+	t := tCtx.TB()
+	logger := tCtx.Logger()
+	testPod := getTestPod()
+	setTestProbe(testPod, readiness, v1.Probe{})
+	m := newTestManager()
+	defer cleanup(t, m)
+
+	// Probe through the real exec prober backed by a runner that honors
+	// context cancellation, mirroring how CRI ExecSync fails once its
+	// context is canceled.
+	m.prober = newProber(ctxAwareRunner{}, &record.FakeRecorder{})
+
+	m.statusManager.SetPodStatus(logger, testPod, getTestRunningStatus())
+
+	ctx, cancel := context.WithCancel(tCtx)
+	m.AddPod(ctx, testPod)
+	// Simulate the pod worker canceling the sync context at the start of
+	// pod termination.
+	cancel()
+
+	// The readiness worker seeds the result cache with Failure for a new
+	// container, then must record Success from an actual probe execution.
+	for {
+		select {
+		case update := <-m.readinessManager.Updates():
+			if update.Result == results.Success {
+				return
+			}
+		case <-time.After(wait.ForeverTestTimeout):
+			t.Fatal("Probe worker recorded no probe result after the sync context was canceled; probes are likely being canceled by pod termination")
+		}
 	}
 }

@@ -460,7 +460,7 @@ func TestSchedulerStop(t *testing.T) {
 				if n := h.m.workerCount(); n != 0 {
 					t.Errorf("%d workers after RemovePod", n)
 				}
-				id := kubecontainer.ParseContainerID("test://p/c")
+				id := kubecontainer.ContainerID{Type: "test", ID: "p/c"}
 				for _, rm := range []results.Manager{h.m.livenessManager, h.m.readinessManager} {
 					if _, ok := rm.Get(id); ok {
 						t.Error("result still cached after the worker stopped")

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Checks supported releases' series (`make minors`, part of `make ci`: every
+# older minor): pristine + patches/v1.<minor>/ builds a kubelet that prints its
+# fork version, and the prober package's tests pass in that tree with -race,
+# the ProbeTimerWheel gate on and off.
+#
+#   hack/minors-test.sh [--upstream] [--kind] [--record] [vX.Y.Z ...]
+#       default releases: every older supported one; the main line's may be named too
+#   --upstream  also upstream's whole suites in the tree, gate on and off
+#               (hack/upstream-test.sh's packages; ~5 min a release more)
+#   --kind      also a kind cluster of the release: the e2e suite on a patched
+#               cluster (make kind-e2e-suite), then a mixed stock/patched
+#               cluster brought up and down (kind-up checks every node's kubelet
+#               version and prober_scheduler_* on the patched ones only)
+#   --record    write what was checked, with the series' sha256, to
+#               e2e/results/releases/<release>.txt, which the README's table
+#               of supported releases is generated from (hack/releases-table.sh)
+set -euo pipefail
+shopt -s inherit_errexit
+# shellcheck source=hack/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+upstream= kind= record=
+releases=()
+for a in "$@"; do
+  case ${a} in
+    --upstream) upstream=1 ;;
+    --kind) kind=1 ;;
+    --record) record=1 ;;
+    v*) releases+=("${a}") ;;
+    -h | --help) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0" && exit 0 ;;
+    *) pw::die "unknown argument ${a} (see --help)" ;;
+  esac
+done
+if ((${#releases[@]} == 0)); then
+  mapfile -t releases < <(pw::supported_versions | tail -n +2)
+fi
+((${#releases[@]} > 0)) || pw::die "no older minor is supported (hack/minors/ is empty)"
+
+log_dir=${PW_OUTPUT}/minors-test
+mkdir -p "${log_dir}"
+# total_of <upstream-test output>: "N tests, F failed" from its total line.
+total_of() { awk '$1 == "total" {print $2 " tests, " $4 " failed"}' "$1"; }
+
+summary=()
+for r in "${releases[@]}"; do
+  start=${SECONDS}
+  # Fails at once, naming what to use, for a release that is not supported.
+  KUBE_VERSION=${r} bash -c 'source "$1"' _ "${PW_ROOT}/hack/lib.sh"
+  minor=$(pw::minor_of "${r}")
+  lines=()
+  pw::log "${r}: kubelet"
+  KUBE_VERSION=${r} "${PW_ROOT}/hack/build-kubelet.sh"
+  lines+=("kubelet: $(KUBE_VERSION=${r} bash -c 'source "$1"; "${PW_BIN}/kubelet" --version' _ "${PW_ROOT}/hack/lib.sh")")
+  for gate in on off; do
+    args=()
+    [[ ${gate} == on ]] || args=(--gate-off)
+    out=${log_dir}/${r}-prober-${gate}.txt
+    pw::log "${r}: go test -race ./pkg/kubelet/prober/... (ProbeTimerWheel ${gate})"
+    KUBE_VERSION=${r} UPSTREAM_TEST_PKGS=./pkg/kubelet/prober/... UPSTREAM_TEST_FLAGS=-race \
+      "${PW_ROOT}/hack/upstream-test.sh" "${args[@]}" | tee "${out}"
+    lines+=("prober package, -race, gate ${gate}: $(total_of "${out}")")
+  done
+  if [[ -n ${upstream} ]]; then
+    for gate in on off; do
+      args=()
+      [[ ${gate} == on ]] || args=(--gate-off)
+      out=${log_dir}/${r}-upstream-${gate}.txt
+      pw::log "${r}: upstream's suites (ProbeTimerWheel ${gate})"
+      KUBE_VERSION=${r} "${PW_ROOT}/hack/upstream-test.sh" "${args[@]}" | tee "${out}"
+      lines+=("upstream suites ($(awk '$1 ~ /^k8s\.io\/kubernetes\/pkg\// {sub("k8s.io/kubernetes/", "", $1); printf "%s%s", (n++ ? " " : ""), $1}' "${out}")), gate ${gate}: $(total_of "${out}")")
+    done
+  fi
+  if [[ -n ${kind} ]]; then
+    out=${log_dir}/${r}-kind-e2e.txt
+    pw::log "${r}: make kind-e2e-suite"
+    make -C "${PW_ROOT}" --no-print-directory kind-e2e-suite KUBE_VERSION="${r}" KIND_MIXED=0 E2E_FLAGS="-v -count=1" 2>&1 | tee "${out}"
+    lines+=("kind, patched cluster: $(sed -n 's/^  \(.*: kubelet .*\)$/\1/p' "${out}" | paste -sd ';' | sed 's/;/; /g')")
+    lines+=("kind e2e suite: $(grep -c '^--- PASS: ' "${out}") passed, $(grep -c '^--- FAIL: ' "${out}") failed, $(grep -c '^--- SKIP: ' "${out}") skipped")
+    out=${log_dir}/${r}-kind-mixed.txt
+    pw::log "${r}: make kind-up KIND_MIXED=1"
+    rc=0
+    make -C "${PW_ROOT}" --no-print-directory kind-up KUBE_VERSION="${r}" KIND_MIXED=1 2>&1 | tee "${out}" || rc=$?
+    make -C "${PW_ROOT}" --no-print-directory kind-down KUBE_VERSION="${r}"
+    ((rc == 0)) || pw::die "${r}: the mixed kind cluster did not come up (${out})"
+    lines+=("kind, mixed cluster: $(sed -n 's/^  \(.*: kubelet .*\)$/\1/p' "${out}" | paste -sd ';' | sed 's/;/; /g')")
+  fi
+  summary+=("${r} ($((SECONDS - start)) s):" "${lines[@]/#/  }")
+  if [[ -n ${record} ]]; then
+    mkdir -p "${PW_ROOT}/e2e/results/releases"
+    {
+      echo "release: ${r}"
+      echo "series: patches/${minor}, $(pw::patch_files "${PW_PATCHES_ROOT}/${minor}" | wc -l) patches, sha256 $(pw::series_sum "${minor}")"
+      echo "recorded: $(date -u +%Y-%m-%d), commit $(git -C "${PW_ROOT}" rev-parse --short HEAD)$(git -C "${PW_ROOT}" diff --quiet HEAD || echo " with uncommitted changes"), $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1), $(nproc) cores"
+      echo "command: hack/minors-test.sh${upstream:+ --upstream}${kind:+ --kind} --record ${r}"
+      printf '%s\n' "${lines[@]}"
+    } >"${PW_ROOT}/e2e/results/releases/${r}.txt"
+  fi
+done
+echo
+printf '%s\n' "${summary[@]}"

@@ -88,6 +88,8 @@ for r in "${releases[@]}"; do
   summary+=("${r} ($((SECONDS - start)) s):" "${lines[@]/#/  }")
   if [[ -n ${record} ]]; then
     mkdir -p "${PW_ROOT}/e2e/results/releases"
+    # Stat-only changes (a checkout touched by the runs) are not uncommitted changes.
+    git -C "${PW_ROOT}" update-index -q --refresh >/dev/null 2>&1 || true
     {
       echo "release: ${r}"
       echo "series: patches/${minor}, $(pw::patch_files "${PW_PATCHES_ROOT}/${minor}" | wc -l) patches, sha256 $(pw::series_sum "${minor}")"

@@ -392,6 +392,14 @@ pw::series_plan() {
 # pw::pick_files prints hack/upstream-picks/*.patch in apply order.
 pw::pick_files() { pw::patch_files "${PW_PICKS_DIR}"; }
 
+# How every series file is written (git format-patch <these> ...): nothing in
+# the output depends on commit ids, the git version or the repo's abbreviation
+# length, so the same commits always give byte-identical files.
+PW_FORMAT_PATCH_ARGS=(-q --zero-commit --no-signature --full-index --no-renames --diff-algorithm=myers)
+
+# pw::patch_subject <file>: the Subject of a git format-patch file.
+pw::patch_subject() { git mailinfo /dev/null /dev/null <"$1" | sed -n 's/^Subject: //p'; }
+
 # pw::patch_files prints patches/*.patch (or those of dir $1) in apply order.
 pw::patch_files() {
   local dir=${1:-${PW_PATCHES_DIR}}

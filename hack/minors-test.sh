@@ -42,40 +42,45 @@ mkdir -p "${log_dir}"
 # total_of <upstream-test output>: "N tests, F failed" from its total line.
 total_of() { awk '$1 == "total" {print $2 " tests, " $4 " failed"}' "$1"; }
 
-summary=()
-for r in "${releases[@]}"; do
-  start=${SECONDS}
-  # Fails at once, naming what to use, for a release that is not supported.
-  KUBE_VERSION=${r} bash -c 'source "$1"' _ "${PW_ROOT}/hack/lib.sh"
-  minor=$(pw::minor_of "${r}")
-  lines=()
-  pw::log "${r}: kubelet"
-  KUBE_VERSION=${r} "${PW_ROOT}/hack/build-kubelet.sh"
-  lines+=("kubelet: $(KUBE_VERSION=${r} bash -c 'source "$1"; "${PW_BIN}/kubelet" --version' _ "${PW_ROOT}/hack/lib.sh")")
+# suites <name> <label> <list packages: 0|1> [VAR=value...]: hack/upstream-test.sh in the
+# tree of release ${r}, gate on then off, with the variables given; each output kept in
+# ${log_dir}, a line each in ${lines}.
+suites() {
+  local name=$1 label=$2 list=$3 gate out pkgs= args
+  shift 3
   for gate in on off; do
     args=()
     [[ ${gate} == on ]] || args=(--gate-off)
-    out=${log_dir}/${r}-prober-${gate}.txt
-    pw::log "${r}: go test -race ./pkg/kubelet/prober/... (ProbeTimerWheel ${gate})"
-    KUBE_VERSION=${r} UPSTREAM_TEST_PKGS=./pkg/kubelet/prober/... UPSTREAM_TEST_FLAGS=-race \
-      "${PW_ROOT}/hack/upstream-test.sh" "${args[@]}" | tee "${out}"
-    lines+=("prober package, -race, gate ${gate}: $(total_of "${out}")")
+    out=${log_dir}/${r}-${name}-${gate}.txt
+    pw::log "${r}: ${label} (ProbeTimerWheel ${gate})"
+    env KUBE_VERSION="${r}" "$@" "${PW_ROOT}/hack/upstream-test.sh" "${args[@]}" | tee "${out}"
+    if [[ ${list} == 1 ]]; then
+      pkgs=" ($(awk '$1 ~ /^k8s\.io\/kubernetes\/pkg\// {sub("k8s.io/kubernetes/", "", $1); printf "%s%s", (n++ ? " " : ""), $1}' "${out}"))"
+    fi
+    lines+=("${label}${pkgs}, gate ${gate}: $(total_of "${out}")")
   done
+}
+# nodes_of <kind-up output>: its node summary lines (kubelet version, label), joined.
+nodes_of() { sed -n 's/^  \(.*: kubelet .*\)$/\1/p' "$1" | paste -sd ';' | sed 's/;/; /g'; }
+
+summary=()
+for r in "${releases[@]}"; do
+  start=${SECONDS}
+  minor=$(pw::minor_of "${r}")
+  lines=()
+  pw::log "${r}: kubelet"
+  # Stops at once, naming what to use, for a release that is not supported.
+  KUBE_VERSION=${r} "${PW_ROOT}/hack/build-kubelet.sh"
+  lines+=("kubelet: $(KUBE_VERSION=${r} bash -c 'source "$1"; "${PW_BIN}/kubelet" --version' _ "${PW_ROOT}/hack/lib.sh")")
+  suites prober "prober package, -race" 0 UPSTREAM_TEST_PKGS=./pkg/kubelet/prober/... UPSTREAM_TEST_FLAGS=-race
   if [[ -n ${upstream} ]]; then
-    for gate in on off; do
-      args=()
-      [[ ${gate} == on ]] || args=(--gate-off)
-      out=${log_dir}/${r}-upstream-${gate}.txt
-      pw::log "${r}: upstream's suites (ProbeTimerWheel ${gate})"
-      KUBE_VERSION=${r} "${PW_ROOT}/hack/upstream-test.sh" "${args[@]}" | tee "${out}"
-      lines+=("upstream suites ($(awk '$1 ~ /^k8s\.io\/kubernetes\/pkg\// {sub("k8s.io/kubernetes/", "", $1); printf "%s%s", (n++ ? " " : ""), $1}' "${out}")), gate ${gate}: $(total_of "${out}")")
-    done
+    suites upstream "upstream suites" 1
   fi
   if [[ -n ${kind} ]]; then
     out=${log_dir}/${r}-kind-e2e.txt
     pw::log "${r}: make kind-e2e-suite"
     make -C "${PW_ROOT}" --no-print-directory kind-e2e-suite KUBE_VERSION="${r}" KIND_MIXED=0 E2E_FLAGS="-v -count=1" 2>&1 | tee "${out}"
-    lines+=("kind, patched cluster: $(sed -n 's/^  \(.*: kubelet .*\)$/\1/p' "${out}" | paste -sd ';' | sed 's/;/; /g')")
+    lines+=("kind, patched cluster: $(nodes_of "${out}")")
     lines+=("kind e2e suite: $(grep -c '^--- PASS: ' "${out}") passed, $(grep -c '^--- FAIL: ' "${out}") failed, $(grep -c '^--- SKIP: ' "${out}") skipped")
     out=${log_dir}/${r}-kind-mixed.txt
     pw::log "${r}: make kind-up KIND_MIXED=1"
@@ -83,7 +88,7 @@ for r in "${releases[@]}"; do
     make -C "${PW_ROOT}" --no-print-directory kind-up KUBE_VERSION="${r}" KIND_MIXED=1 2>&1 | tee "${out}" || rc=$?
     make -C "${PW_ROOT}" --no-print-directory kind-down KUBE_VERSION="${r}"
     ((rc == 0)) || pw::die "${r}: the mixed kind cluster did not come up (${out})"
-    lines+=("kind, mixed cluster: $(sed -n 's/^  \(.*: kubelet .*\)$/\1/p' "${out}" | paste -sd ';' | sed 's/;/; /g')")
+    lines+=("kind, mixed cluster: $(nodes_of "${out}")")
   fi
   summary+=("${r} ($((SECONDS - start)) s):" "${lines[@]/#/  }")
   if [[ -n ${record} ]]; then

@@ -148,15 +148,14 @@ rebased_commit() {
 # deleted when that commit is gone (skipped: the new release has the fix).
 while read -r pick; do
   [[ -n ${pick} ]] || continue
-  subject=$(git mailinfo /dev/null /dev/null <"${pick}" | sed -n 's/^Subject: //p')
+  subject=$(pw::patch_subject "${pick}")
   commit=$(rebased_commit "${subject}")
   if [[ -z ${commit} ]]; then
     pw::log "${new} has '${subject}' already: dropping ${pick#"${PW_ROOT}/"}"
     rm -f "${pick}"
     continue
   fi
-  git -C "${dir}" format-patch -q --zero-commit --no-signature --full-index --no-renames \
-    --diff-algorithm=myers -1 --stdout "${commit}" >"${pick}"
+  git -C "${dir}" format-patch "${PW_FORMAT_PATCH_ARGS[@]}" -1 --stdout "${commit}" >"${pick}"
 done < <(pw::pick_files)
 
 # Series commits: a changes.patch is written back from the rebased commit with

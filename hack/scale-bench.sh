@@ -225,7 +225,7 @@ trap on_signal INT TERM
 host_ip=$(pw::cluster_host_ip)
 
 mkdir -p "${out}/runs"
-patchset=$(cat "${PW_PATCHES_DIR}"/*.patch | sha256sum | cut -c1-12)
+patchset=$(pw::series_sum "${PW_KUBE_MINOR}")
 if [[ -n ${resume} ]]; then
   if [[ ${SCALE_PATCHSET} != "${patchset}" ]]; then
     [[ ${SCALE_RESUME_FORCE:-0} == 1 ]] || pw::die "SCALE_RESUME: the run started with patches/ sha256 ${SCALE_PATCHSET}, this tree has ${patchset}; its figures would mix two probewheels (SCALE_RESUME_FORCE=1 to do it anyway)"

@@ -316,10 +316,7 @@ review_guide() {
 mkdir -p "${out}"
 find "${out}" -maxdepth 1 -type f \( -name '*.patch' -o -name README.md \) -delete
 if [[ ${head} != "${base}" ]]; then
-  # --zero-commit/--no-signature/--full-index: nothing in the output depends on
-  # commit ids, the git version or the repo's abbreviation length.
-  pw::pgit format-patch -q --zero-commit --no-signature --full-index --no-renames \
-    --diff-algorithm=myers -o "${out}" "${base}..${head}"
+  pw::pgit format-patch "${PW_FORMAT_PATCH_ARGS[@]}" -o "${out}" "${base}..${head}"
 fi
 
 {

@@ -144,8 +144,7 @@ if [[ -z $(pw::pick_files) ]]; then
   cp "${tmp}/picked.go" "${pickrepo}/${f}"
   git -C "${pickrepo}" commit -q -am "probe/http: a synthetic upstream pick (verify-patches_test)"
   mkdir -p hack/upstream-picks
-  git -C "${pickrepo}" format-patch -q --zero-commit --no-signature --full-index --no-renames \
-    --diff-algorithm=myers -1 --stdout HEAD >hack/upstream-picks/0001-synthetic-pick.patch
+  git -C "${pickrepo}" format-patch "${PW_FORMAT_PATCH_ARGS[@]}" -1 --stdout HEAD >hack/upstream-picks/0001-synthetic-pick.patch
   update
   expect_verify_ok "verify passes with an upstream pick"
 fi

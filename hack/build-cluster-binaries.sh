@@ -45,8 +45,7 @@ pw::prepare_tree stock
 cd "${PW_TREE}"
 version=${KUBE_VERSION}
 ldflags=$(pw::version_ldflags "${version}")
-tags=selinux,notest,grpcnotrace
-args=(-mod=mod -trimpath -buildvcs=false "-tags=${tags}" -ldflags="${ldflags}-s -w")
+args=(-mod=mod -trimpath -buildvcs=false "-tags=${PW_KUBELET_TAGS}" -ldflags="${ldflags}-s -w")
 export CGO_ENABLED=0
 
 mkdir -p "${PW_BIN}"

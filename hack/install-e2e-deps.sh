@@ -9,7 +9,7 @@ set -euo pipefail
 pkgs=(containerd runc etcd-server containernetworking-plugins openssl iproute2 iptables busybox-static bash-static)
 missing=()
 for p in "${pkgs[@]}"; do
-  dpkg-query -W -f='${Status}' "${p}" 2>/dev/null | grep -q "install ok installed" || missing+=("${p}")
+  dpkg-query -W -f='${Status}' "${p}" 2>/dev/null | grep "install ok installed" >/dev/null || missing+=("${p}")
 done
 if ((${#missing[@]} == 0)); then
   exit 0

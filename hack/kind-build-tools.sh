@@ -43,7 +43,7 @@ kubeadm_tag() {
 crictl_version() {
   local m=${KUBE_MINOR} v
   for v in "v1.${m}.0" "v1.$((m - 1)).0" "v1.$((m + 1)).0"; do
-    if (cd / && GOFLAGS=-mod=mod go mod download -json "sigs.k8s.io/cri-tools@${v}" 2>/dev/null | grep -q '"GoMod"'); then
+    if (cd / && GOFLAGS=-mod=mod go mod download -json "sigs.k8s.io/cri-tools@${v}" 2>/dev/null | grep '"GoMod"' >/dev/null); then
       [[ ${v} == "v1.${m}.0" ]] || pw::log "the module proxy has no sigs.k8s.io/cri-tools v1.${m}.0: crictl ${v}"
       echo "${v}"
       return 0

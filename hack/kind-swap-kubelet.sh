@@ -43,7 +43,7 @@ pw::kind_traps
 pw::kind_step "node ${node}"
 pw::kind_docker_ok
 pw::kind_check_version
-pw::kind_nodes | grep -qxF "${node}" ||
+pw::kind_nodes | grep -xF "${node}" >/dev/null ||
   pw::kind_fail "no node ${node} in kind cluster ${PW_KIND_CLUSTER} (nodes: $(pw::kind_nodes | tr '\n' ' '))"
 [[ $(docker inspect -f '{{.State.Running}}' "${node}") == true ]] || pw::kind_fail "node container ${node} is not running"
 before=$(pw::kind_node_kubelet_version "${node}")

@@ -154,9 +154,11 @@ pw::version_ldflags() {
   done
   echo "${ldflags}"
 }
+# The build tags of upstream's release builds (hack/lib/golang.sh).
+PW_KUBELET_TAGS=selinux,notest,grpcnotrace
 # pw::stamped_go_build <out> <version> <ldflags> <inputs> <package> [go build flag...]
 # builds <package> in the current directory as upstream's releases are built
-# (-trimpath, stripped, tags selinux,notest,grpcnotrace, <ldflags> from
+# (-trimpath, stripped, tags PW_KUBELET_TAGS, <ldflags> from
 # pw::version_ldflags) into <out>, unless <out>.stamp shows it was built from
 # the same <inputs> (a digest of the tree), toolchain and flags; then checks
 # that `<out> --version` prints "Kubernetes <version>".
@@ -166,7 +168,7 @@ pw::stamped_go_build() {
   # -mod=mod: the module zip ships an empty vendor/ and no go.sum lines for the
   # released staging modules; go fills them in from the proxy (checked against
   # sum.golang.org).
-  local args=(-mod=mod -trimpath -buildvcs=false -tags=selinux,notest,grpcnotrace "-ldflags=${ldflags}-s -w" "$@")
+  local args=(-mod=mod -trimpath -buildvcs=false "-tags=${PW_KUBELET_TAGS}" "-ldflags=${ldflags}-s -w" "$@")
   want=$(printf '%s\n' "${inputs}" "$(go version)" \
     "$(go env CGO_ENABLED GOOS GOARCH GOAMD64 CC)" "${args[@]}" | sha256sum | cut -d' ' -f1)
   if [[ -x ${out} && -f ${out}.stamp && $(<"${out}.stamp") == "${want}" ]]; then
@@ -400,18 +402,21 @@ PW_FORMAT_PATCH_ARGS=(-q --zero-commit --no-signature --full-index --no-renames 
 # pw::patch_subject <file>: the Subject of a git format-patch file.
 pw::patch_subject() { git mailinfo /dev/null /dev/null <"$1" | sed -n 's/^Subject: //p'; }
 
+# pw::machine: this machine as a recorded result names it, "<CPU model>, <n> cores".
+pw::machine() { echo "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1), $(nproc) cores"; }
+
 # pw::patch_files prints patches/*.patch (or those of dir $1) in apply order.
 pw::patch_files() {
   local dir=${1:-${PW_PATCHES_DIR}}
   find "${dir}" -maxdepth 1 -type f -name '*.patch' -print 2>/dev/null | LC_ALL=C sort
 }
 
-# pw::series_sum <v1.minor>: the first 12 hex digits of the sha256 of that
-# series' patch files, in apply order: what a recorded result names as the
-# patch set it checked.
+# pw::series_sum <v1.minor> [patches dir]: the first 12 hex digits of the
+# sha256 of that series' patch files (under patches/, or the directory given),
+# in apply order: what a recorded result names as the patch set it checked.
 pw::series_sum() {
   local -a files
-  mapfile -t files < <(pw::patch_files "${PW_PATCHES_ROOT}/$1")
+  mapfile -t files < <(pw::patch_files "${2:-${PW_PATCHES_ROOT}}/$1")
   ((${#files[@]} > 0)) || pw::die "patches/$1 has no patches"
   cat "${files[@]}" | sha256sum | cut -c1-12
 }

@@ -128,7 +128,7 @@ pw::cluster_mounts() {
 pw::cluster_shims() {
   local p
   for p in /proc/[0-9]*; do
-    if tr '\0' ' ' <"${p}/cmdline" 2>/dev/null | grep -q -- "containerd-shim.*-address ${PW_CONTAINERD_SOCK} "; then
+    if tr '\0' ' ' <"${p}/cmdline" 2>/dev/null | grep -- "containerd-shim.*-address ${PW_CONTAINERD_SOCK} " >/dev/null; then
       echo "${p#/proc/}"
     fi
   done
@@ -155,7 +155,7 @@ pw::cluster_processes() {
   done
   for p in /proc/[0-9]*; do
     [[ ${ancestors} == *" ${p#/proc/} "* ]] && continue
-    if tr '\0' ' ' <"${p}/cmdline" 2>/dev/null | grep -qF -- "${PW_CLUSTER_DIR}/"; then
+    if tr '\0' ' ' <"${p}/cmdline" 2>/dev/null | grep -F -- "${PW_CLUSTER_DIR}/" >/dev/null; then
       echo "${p#/proc/}"
     fi
   done

@@ -4,8 +4,13 @@
 # fork version, and the prober package's tests pass in that tree with -race,
 # the ProbeTimerWheel gate on and off.
 #
-#   hack/minors-test.sh [--upstream] [--kind] [--record] [vX.Y.Z ...]
+#   hack/minors-test.sh [--no-race] [--upstream] [--kind] [--record] [vX.Y.Z ...]
 #       default releases: every older supported one; the main line's may be named too
+#   --no-race   the prober package's tests without -race and with the release build's tags
+#               (make ci): they then reuse what the kubelet's build compiled, where -race, or
+#               upstream's untagged test build, compiles every dependency again at each
+#               release's versions (minutes on two cores); the wheel, scheduler and pool are
+#               the main line's files, raced in make test
 #   --upstream  also upstream's whole suites in the tree, gate on and off
 #               (hack/upstream-test.sh's packages; ~5 min a release more)
 #   --kind      also a kind cluster of the release: the e2e suite on a patched
@@ -20,10 +25,11 @@ shopt -s inherit_errexit
 # shellcheck source=hack/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-upstream= kind= record=
+upstream= kind= record= test_flags=-race
 releases=()
 for a in "$@"; do
   case ${a} in
+    --no-race) test_flags=-tags=${PW_KUBELET_TAGS} ;;
     --upstream) upstream=1 ;;
     --kind) kind=1 ;;
     --record) record=1 ;;
@@ -72,7 +78,7 @@ for r in "${releases[@]}"; do
   # Stops at once, naming what to use, for a release that is not supported.
   KUBE_VERSION=${r} "${PW_ROOT}/hack/build-kubelet.sh"
   lines+=("kubelet: $(KUBE_VERSION=${r} bash -c 'source "$1"; "${PW_BIN}/kubelet" --version' _ "${PW_ROOT}/hack/lib.sh")")
-  suites prober "prober package, -race" 0 UPSTREAM_TEST_PKGS=./pkg/kubelet/prober/... UPSTREAM_TEST_FLAGS=-race
+  suites prober "prober package, ${test_flags}" 0 UPSTREAM_TEST_PKGS=./pkg/kubelet/prober/... UPSTREAM_TEST_FLAGS=${test_flags}
   if [[ -n ${upstream} ]]; then
     suites upstream "upstream suites" 1
   fi
@@ -98,8 +104,8 @@ for r in "${releases[@]}"; do
     {
       echo "release: ${r}"
       echo "series: patches/${minor}, $(pw::patch_files "${PW_PATCHES_ROOT}/${minor}" | wc -l) patches, sha256 $(pw::series_sum "${minor}")"
-      echo "recorded: $(date -u +%Y-%m-%d), commit $(git -C "${PW_ROOT}" rev-parse --short HEAD)$(git -C "${PW_ROOT}" diff --quiet HEAD || echo " with uncommitted changes"), $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1), $(nproc) cores"
-      echo "command: hack/minors-test.sh${upstream:+ --upstream}${kind:+ --kind} --record ${r}"
+      echo "recorded: $(date -u +%Y-%m-%d), commit $(git -C "${PW_ROOT}" rev-parse --short HEAD)$(git -C "${PW_ROOT}" diff --quiet HEAD || echo " with uncommitted changes"), $(pw::machine)"
+      echo "command: hack/minors-test.sh$([[ ${test_flags} == -race ]] || echo " --no-race")${upstream:+ --upstream}${kind:+ --kind} --record ${r}"
       printf '%s\n' "${lines[@]}"
     } >"${PW_ROOT}/e2e/results/releases/${r}.txt"
   fi

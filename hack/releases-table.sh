@@ -27,7 +27,7 @@ end='<!-- /releases-table -->'
 
 problems=()
 # field <file> <key>: the value of "key: value" (first line with that key).
-field() { sed -n "s/^$2: //p" "$1" | head -n1; }
+field() { sed -n "/^$2: /{s///p;q}" "$1"; }
 # cell <file> <key prefix>: the values of every line starting with the prefix, joined.
 cell() { { grep "^$2" "$1" || true; } | sed 's/^[^:]*: //' | paste -sd '/' | sed 's#/# / #g'; }
 

@@ -203,7 +203,7 @@ cleanup() {
   for f in "${rundir}"/*/*.pid; do
     [[ -f ${f} ]] || continue
     read -r pid b <"${f}" || continue
-    if [[ -r /proc/${pid}/cmdline ]] && tr '\0' ' ' <"/proc/${pid}/cmdline" | grep -qF -- "${b}"; then
+    if [[ -r /proc/${pid}/cmdline ]] && tr '\0' ' ' <"/proc/${pid}/cmdline" | grep -F -- "${b}" >/dev/null; then
       pw::log "stopping leftover hollow kubelet ${pid}"
       kill -KILL "${pid}" 2>/dev/null || true
     fi

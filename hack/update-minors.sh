@@ -118,7 +118,11 @@ generate() {
     [[ -e ${fixup} ]] || continue
     name=${fixup##*/}
     name=${name%.patch}
-    printf '%s\n' "${main_patches[@]##*/}" | grep -q "^[0-9]\{4\}-${name}\.patch$" ||
+    local found= p
+    for p in "${main_patches[@]}"; do
+      [[ $(name_of "${p}") != "${name}" ]] || found=1
+    done
+    [[ -n ${found} ]] ||
       pw::die "${fixup#"${PW_ROOT}/"}: no commit of ${main_dir#"${PW_ROOT}/"} is named ${name} (the main line's commit was renamed or removed: rename or delete the fixup)"
   done
 

@@ -96,8 +96,9 @@ else fail "the change is in the prober patch"; fi
 # 2b. The older minors follow the main line: after a pkg/ change that only the
 #     main line's series took, their check fails with what to run; regenerated,
 #     it passes; a fixup that no longer applies stops the generator naming it.
-minors_check() { hack/update-minors.sh --check >"${tmp}/minors.log" 2>&1; }
+#     One minor is enough: the generator does the same for each.
 first_minor=$(find hack/minors -mindepth 1 -maxdepth 1 -type d -printf '%f\n' 2>/dev/null | LC_ALL=C sort -V | head -n1)
+minors_check() { hack/update-minors.sh --check "${first_minor}" >"${tmp}/minors.log" 2>&1; }
 if [[ -z ${first_minor} ]]; then
   pass "older minors: none supported, nothing to check"
 else
@@ -108,7 +109,7 @@ else
     fail "older minors: a stale series fails the check, with what to run"
     cat "${tmp}/minors.log"
   fi
-  if hack/update-minors.sh >"${tmp}/minors.log" 2>&1 && minors_check; then
+  if hack/update-minors.sh "${first_minor}" >"${tmp}/minors.log" 2>&1 && minors_check; then
     pass "older minors: regenerated, the check passes"
   else
     fail "older minors: regenerated, the check passes"
@@ -282,7 +283,7 @@ update
 rm "${prober}/scale_test.go"
 update
 expect_verify_ok "verify passes after deleting a file"
-if grep -A1 '^diff --git a/pkg/kubelet/prober/scale_test.go' "$(prober_patch)" | grep -q '^deleted file mode'; then
+if grep -A1 '^diff --git a/pkg/kubelet/prober/scale_test.go' "$(prober_patch)" | grep '^deleted file mode' >/dev/null; then
   pass "dropped file is deleted in the prober patch"
 else fail "dropped file is deleted in the prober patch"; fi
 if grep -q '^diff --git a/pkg/kubelet/prober/\(results\|testing\)/' "${pdir}"/*.patch; then

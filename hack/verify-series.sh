@@ -79,7 +79,7 @@ for i in "${!patches[@]}"; do
   api=$(GOFLAGS=-mod=mod go doc -all ./pkg/kubelet/prober) || pw::die "${name}: go doc ./pkg/kubelet/prober failed"
   dependents=()
   if [[ ${api} != "${prev_api:-}" ]] ||
-    git diff-tree --no-commit-id --name-only -r HEAD | grep -v '^pkg/kubelet/prober/' | grep -q '\.go$'; then
+    git diff-tree --no-commit-id --name-only -r HEAD | grep -v '^pkg/kubelet/prober/' | grep '\.go$' >/dev/null; then
     dependents=(./pkg/kubelet/ ./pkg/kubelet/server/ ./pkg/features/)
   fi
   prev_api=${api}

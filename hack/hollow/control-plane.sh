@@ -99,7 +99,7 @@ EOF
   echo "control plane up: ${D}/admin.kubeconfig (apiserver https://127.0.0.1:${api_port})"
 }
 
-etcd_healthy() { curl -fsS "http://127.0.0.1:${etcd_port}/health" | grep -q '"health":"true"'; }
+etcd_healthy() { curl -fsS "http://127.0.0.1:${etcd_port}/health" | grep '"health":"true"' >/dev/null; }
 apiserver_ready() {
   [[ $(curl -fsS -k -H "Authorization: Bearer $(cut -d, -f1 "${D}/tokens.csv")" \
     "https://127.0.0.1:${api_port}/readyz") == ok ]]

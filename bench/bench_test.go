@@ -138,7 +138,7 @@ func benchSteady(b *testing.B, cfg *config, sc string, w workload, impl Impl) {
 	tr := startWindowLates(b, cfg, 0)
 	time.Sleep(period)
 
-	var cpu, wall, goroutines int64
+	var cpu, sleeps, wall, goroutines int64
 	var mem float64
 	var lateness, queueWait histogram
 	var gc gcStats
@@ -155,12 +155,14 @@ func benchSteady(b *testing.B, cfg *config, sc string, w workload, impl Impl) {
 		if tr != nil {
 			ps.lateOver, ps.lates = int64(lateOver), ps.lates[:0]
 		}
-		ws, c0 := nowNs(), cpuNs()
+		ws := nowNs()
+		c0, s0 := cpuNs()
 		wsWall := time.Now().UnixNano()
 		tr.windowStart(ws, wsWall)
 		r.addPods(nLate)
 		time.Sleep(win)
-		we, c1 := nowNs(), cpuNs()
+		we := nowNs()
+		c1, s1 := cpuNs()
 		stopProfile()
 		tr.stop(b)
 		gcw := readGC().since(gc0)
@@ -171,6 +173,7 @@ func benchSteady(b *testing.B, cfg *config, sc string, w workload, impl Impl) {
 		gc.maxPause = max(gc.maxPause, gcw.maxPause)
 		b.StopTimer()
 		cpu += c1 - c0
+		sleeps += s1 - s0
 		wall += we - ws
 		spanFrom, weWall := wsWall-int64(period), wsWall+(we-ws)
 		hostStall = max(hostStall, stalls.maxIn(spanFrom, weWall))
@@ -228,6 +231,7 @@ func benchSteady(b *testing.B, cfg *config, sc string, w workload, impl Impl) {
 		b.ReportMetric(ms(quantile(firsts, 0.5)), "first-probe-p50-ms")
 		b.ReportMetric(ms(quantile(firsts, 1)), "first-probe-max-ms")
 		b.ReportMetric(float64(cpu)/1e3/float64(ps.runs), "cpu-us/run")
+		b.ReportMetric(float64(sleeps)/float64(ps.runs), "thread-sleeps/run")
 	}
 	b.ReportMetric(float64(cpu)/float64(wall), "cpu-cores")
 	b.ReportMetric(float64(goroutines)/float64(b.N), "goroutines")

@@ -407,12 +407,16 @@ func heapStack() uint64 {
 	return m.HeapAlloc + m.StackInuse
 }
 
-func cpuNs() int64 {
+// cpuNs is the process's CPU time; sleeps is how many times one of its
+// threads blocked (voluntary context switches: a futex wait or an epoll_wait
+// that slept), so that every goroutine hand-off that parked and woke an OS
+// thread counts once.
+func cpuNs() (cpu, sleeps int64) {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
+		return 0, 0
 	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
+	return ru.Utime.Nano() + ru.Stime.Nano(), ru.Nvcsw
 }
 
 // raiseNoFile lifts RLIMIT_NOFILE's soft limit to the hard limit.

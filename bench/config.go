@@ -196,7 +196,13 @@ var workloadSets = map[string]map[string][]workload{
 		scFlip:    {wl(hExec, 110, 1), wl(hHTTP, 110, 1), wl(hGRPC, 110, 1)},
 	},
 	"default": {
-		scSteady:  {wl(hExec, 110, 1), wl(hHTTP, 1000, 1), wl(hExec, 5000, 1), wl(hExec, 10000, 10)},
+		// Every handler at a common node size (110 pods) and at 1,000 pods (gRPC every 10 s:
+		// the rate cap above), then exec at density.
+		scSteady: {
+			wl(hExec, 110, 1), wl(hHTTP, 110, 1), wl(hTCP, 110, 1), wl(hGRPC, 110, 1),
+			wl(hExec, 1000, 1), wl(hHTTP, 1000, 1), wl(hTCP, 1000, 1), wl(hGRPC, 1000, 10),
+			wl(hExec, 5000, 1), wl(hExec, 10000, 10),
+		},
 		scRestart: {wl(hExec, 1000, 1)},
 		scHung:    {wl(hExec, 1000, 1)},
 		scFlip:    {wl(hExec, 1000, 1)},

@@ -3,7 +3,7 @@
 # side by side (docs/benchmarks.md).
 #
 #   smoke    every benchmark once on tiny windows (~1-2 min incl. compile; part of `make test`)
-#   default  a representative subset, 5 interleaved rounds (~11 min on 2 cores; `make bench`)
+#   default  a representative subset, 5 interleaved rounds (~32 min on 2 cores; `make bench`)
 #   full     every workload, 5 interleaved rounds (~1.5-2 h on 2 cores; `make bench-full`)
 #
 # Environment:

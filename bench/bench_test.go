@@ -156,13 +156,13 @@ func benchSteady(b *testing.B, cfg *config, sc string, w workload, impl Impl) {
 			ps.lateOver, ps.lates = int64(lateOver), ps.lates[:0]
 		}
 		ws := nowNs()
-		c0, s0 := cpuNs()
+		c0, s0 := procUsage()
 		wsWall := time.Now().UnixNano()
 		tr.windowStart(ws, wsWall)
 		r.addPods(nLate)
 		time.Sleep(win)
 		we := nowNs()
-		c1, s1 := cpuNs()
+		c1, s1 := procUsage()
 		stopProfile()
 		tr.stop(b)
 		gcw := readGC().since(gc0)

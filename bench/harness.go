@@ -407,11 +407,11 @@ func heapStack() uint64 {
 	return m.HeapAlloc + m.StackInuse
 }
 
-// cpuNs is the process's CPU time; sleeps is how many times one of its
+// procUsage is the process's CPU time in ns, and how many times one of its
 // threads blocked (voluntary context switches: a futex wait or an epoll_wait
 // that slept), so that every goroutine hand-off that parked and woke an OS
 // thread counts once.
-func cpuNs() (cpu, sleeps int64) {
+func procUsage() (cpu, sleeps int64) {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0, 0

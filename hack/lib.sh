@@ -403,7 +403,7 @@ PW_FORMAT_PATCH_ARGS=(-q --zero-commit --no-signature --full-index --no-renames 
 pw::patch_subject() { git mailinfo /dev/null /dev/null <"$1" | sed -n 's/^Subject: //p'; }
 
 # pw::machine: this machine as a recorded result names it, "<CPU model>, <n> cores".
-pw::machine() { echo "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1), $(nproc) cores"; }
+pw::machine() { echo "$(sed -n '/^model name[[:space:]]*: /{s///p;q}' /proc/cpuinfo), $(nproc) cores"; }
 
 # pw::patch_files prints patches/*.patch (or those of dir $1) in apply order.
 pw::patch_files() {

@@ -80,6 +80,12 @@ name_of() {
   echo "${n%.patch}"
 }
 
+# The main line's commit names, which every fixup must be one of.
+declare -A main_names=()
+for p in "${main_patches[@]}"; do
+  main_names[$(name_of "${p}")]=1
+done
+
 # about <fixup or pick>: its first paragraph (a fixup's header; a pick's subject).
 about() {
   if [[ $1 == */picks/* ]]; then
@@ -118,11 +124,7 @@ generate() {
     [[ -e ${fixup} ]] || continue
     name=${fixup##*/}
     name=${name%.patch}
-    local found= p
-    for p in "${main_patches[@]}"; do
-      [[ $(name_of "${p}") != "${name}" ]] || found=1
-    done
-    [[ -n ${found} ]] ||
+    [[ -n ${main_names[${name}]:-} ]] ||
       pw::die "${fixup#"${PW_ROOT}/"}: no commit of ${main_dir#"${PW_ROOT}/"} is named ${name} (the main line's commit was renamed or removed: rename or delete the fixup)"
   done
 

@@ -85,7 +85,7 @@ verify-docs:
 releases-table:
 	hack/releases-table.sh --update
 
-## bench: the default side-by-side comparison (~32 min on 2 cores), prints a benchstat table
+## bench: the default side-by-side comparison (~43 min on 2 cores), prints a benchstat table
 bench:
 	scripts/bench.sh default
 

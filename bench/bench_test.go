@@ -171,6 +171,8 @@ func benchSteady(b *testing.B, cfg *config, sc string, w workload, impl Impl) {
 		l0, q0 = l1, q1
 		gc.cycles += gcw.cycles
 		gc.maxPause = max(gc.maxPause, gcw.maxPause)
+		gc.allocBytes += gcw.allocBytes
+		gc.allocObjects += gcw.allocObjects
 		b.StopTimer()
 		cpu += c1 - c0
 		sleeps += s1 - s0
@@ -232,6 +234,8 @@ func benchSteady(b *testing.B, cfg *config, sc string, w workload, impl Impl) {
 		b.ReportMetric(ms(quantile(firsts, 1)), "first-probe-max-ms")
 		b.ReportMetric(float64(cpu)/1e3/float64(ps.runs), "cpu-us/run")
 		b.ReportMetric(float64(sleeps)/float64(ps.runs), "thread-sleeps/run")
+		b.ReportMetric(float64(gc.allocBytes)/float64(ps.runs), "alloc-B/run")
+		b.ReportMetric(float64(gc.allocObjects)/float64(ps.runs), "allocs/run")
 	}
 	b.ReportMetric(float64(cpu)/float64(wall), "cpu-cores")
 	b.ReportMetric(float64(goroutines)/float64(b.N), "goroutines")

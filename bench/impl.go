@@ -51,6 +51,12 @@ var Impls = []Impl{
 	{Name: "gate-off", New: func(s status.Manager, l, r, st results.Manager, c kubecontainer.CommandRunner, rec record.EventRecorderLogger) Manager {
 		return withTimerWheel(false, func() Manager { return probewheel.NewManager(s, l, r, st, c, rec) })
 	}},
+	// The design a reviewer proposes first: the same workers and doProbe, each
+	// on a time.AfterFunc timer, with a semaphore bounding the runs in flight
+	// (pkg/kubelet/prober/afterfunc.go, which the kubelet never builds).
+	{Name: "afterfunc", New: func(s status.Manager, l, r, st results.Manager, c kubecontainer.CommandRunner, rec record.EventRecorderLogger) Manager {
+		return probewheel.NewAfterFuncManager(withTimerWheel(false, func() Manager { return probewheel.NewManager(s, l, r, st, c, rec) }), 0)
+	}},
 }
 
 var gateMu sync.Mutex

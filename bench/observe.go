@@ -125,26 +125,32 @@ func (h histogram) quantileBound(q float64) float64 {
 	return math.Inf(1)
 }
 
-// gcStats are the garbage collector's cycles and its longest stop-the-world
-// pause so far.
+// gcStats are the garbage collector's cycles, its longest stop-the-world
+// pause and the heap allocations so far (the whole process: prober, targets
+// and harness, so only their difference between implementations is the
+// prober's).
 type gcStats struct {
-	cycles   uint64
-	pauses   *metrics.Float64Histogram
-	maxPause float64 // seconds, of the pauses since the earlier snapshot
+	cycles                   uint64
+	pauses                   *metrics.Float64Histogram
+	maxPause                 float64 // seconds, of the pauses since the earlier snapshot
+	allocBytes, allocObjects uint64
 }
 
-var gcSamples = []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}, {Name: "/sched/pauses/total/gc:seconds"}}
+var gcSamples = []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}, {Name: "/sched/pauses/total/gc:seconds"},
+	{Name: "/gc/heap/allocs:bytes"}, {Name: "/gc/heap/allocs:objects"}}
 
 func readGC() gcStats {
 	s := slices.Clone(gcSamples)
 	metrics.Read(s)
-	return gcStats{cycles: s[0].Value.Uint64(), pauses: s[1].Value.Float64Histogram()}
+	return gcStats{cycles: s[0].Value.Uint64(), pauses: s[1].Value.Float64Histogram(),
+		allocBytes: s[2].Value.Uint64(), allocObjects: s[3].Value.Uint64()}
 }
 
 // since returns the cycles since earlier and the upper bound of the longest
 // pause among them.
 func (g gcStats) since(earlier gcStats) gcStats {
-	d := gcStats{cycles: g.cycles - earlier.cycles}
+	d := gcStats{cycles: g.cycles - earlier.cycles, allocBytes: g.allocBytes - earlier.allocBytes,
+		allocObjects: g.allocObjects - earlier.allocObjects}
 	for i := len(g.pauses.Counts) - 1; i >= 0; i-- {
 		if g.pauses.Counts[i] > earlier.pauses.Counts[i] {
 			d.maxPause = g.pauses.Buckets[i+1]

@@ -2,15 +2,17 @@
 # scripts/bench.sh MODE — the density benchmarks: upstream's prober vs probewheel's,
 # side by side (docs/benchmarks.md).
 #
-#   smoke    every benchmark once on tiny windows (~1-2 min incl. compile; part of `make test`)
-#   default  a representative subset, 5 interleaved rounds (~32 min on 2 cores; `make bench`)
+#   smoke    every benchmark once on tiny windows (~3 min incl. compile; part of `make test`)
+#   default  a representative subset, 5 interleaved rounds (~43 min on 2 cores: 3 rounds took 26 min; `make bench`)
 #   full     every workload, 5 interleaved rounds (~1.5-2 h on 2 cores; `make bench-full`)
 #
 # Environment:
 #   COUNT=n         rounds (default: smoke 1, default/full 5)
-#   IMPLS=a,b,...   implementations, rotated each round (default upstream,probewheel,gate-off:
-#                   gate-off is probewheel's binary with the ProbeTimerWheel gate off, which
-#                   runs upstream's loop and must match upstream within noise)
+#   IMPLS=a,b,...   implementations, rotated each round (default upstream,probewheel,gate-off,
+#                   afterfunc: gate-off is probewheel's binary with the ProbeTimerWheel gate
+#                   off, which runs upstream's loop and must match upstream within noise;
+#                   afterfunc is the same workers on time.AfterFunc timers and a semaphore,
+#                   the design docs/design.md compares probewheel's with)
 #   BENCH=regexp    -test.bench filter, e.g. 'Steady/handler=exec/pods=5000'
 #   BENCH_OUT=dir   output directory (default: bench/results/<UTC date>-<mode>;
 #                   smoke: _output/bench/<UTC date>-smoke)
@@ -18,9 +20,9 @@
 #   PROBEWHEEL_BENCH_*   harness knobs, see bench/config.go (mode values are only defaults)
 #
 # Each round runs the compiled benchmark binary once with -benchtime=1x; every workload
-# runs both implementations back to back, and the order alternates between rounds
-# (upstream first in odd rounds, probewheel first in even ones), so the two are
-# interleaved in time. Outputs in the results directory:
+# runs the implementations back to back, and their order rotates by one each round
+# (round 2 starts with the second of IMPLS), so that they are interleaved in time and
+# none always runs first. Outputs in the results directory:
 #   raw.txt        benchmark output of all rounds (benchstat input)
 #   benchstat.txt  go tool benchstat -col /impl raw.txt
 #   progress.log   the harness's progress lines
@@ -64,7 +66,7 @@ full)
 	: "${PROBEWHEEL_BENCH_MAX_WINDOW:=30s}"
 	;;
 esac
-IMPLS=${IMPLS:-upstream,probewheel,gate-off}
+IMPLS=${IMPLS:-upstream,probewheel,gate-off,afterfunc}
 export PROBEWHEEL_BENCH_SET=$MODE PROBEWHEEL_BENCH_PERIODS PROBEWHEEL_BENCH_WARMUP PROBEWHEEL_BENCH_MAX_WINDOW
 if [[ $MODE != smoke ]]; then
 	# Raw per-probe dumps are megabytes: they stay under _output/; the results

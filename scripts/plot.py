@@ -14,7 +14,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 IMPL_STYLE = {"upstream": dict(color="tab:red"), "probewheel": dict(color="tab:blue"),
-              "gate-off": dict(color="tab:orange", linestyle="--")}
+              "gate-off": dict(color="tab:orange", linestyle="--"), "afterfunc": dict(color="tab:green", linestyle=":")}
 HANDLER_MARK = {"exec": "o", "http": "s", "tcp": "^", "grpc": "D"}
 
 

@@ -23,7 +23,7 @@ var registries = func() map[string]metrics.KubeRegistry {
 	up, pw := metrics.NewKubeRegistry(), metrics.NewKubeRegistry()
 	up.MustRegister(upstream.ProberResults, upstream.ProberDuration)
 	pw.MustRegister(probewheel.ProberResults, probewheel.ProberDuration)
-	return map[string]metrics.KubeRegistry{"upstream": up, "probewheel": pw, "gate-off": pw}
+	return map[string]metrics.KubeRegistry{"upstream": up, "probewheel": pw, "gate-off": pw, "afterfunc": pw}
 }()
 
 // series lists the prober_probe_total series and prober_probe_duration_seconds
@@ -61,6 +61,7 @@ var vectors = map[string][2]interface {
 	"upstream":   {upstream.ProberResults, upstream.ProberDuration},
 	"probewheel": {probewheel.ProberResults, probewheel.ProberDuration},
 	"gate-off":   {probewheel.ProberResults, probewheel.ProberDuration},
+	"afterfunc":  {probewheel.ProberResults, probewheel.ProberDuration},
 }
 
 // sameSeries fails the test where an implementation's series at some step

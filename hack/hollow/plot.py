@@ -61,6 +61,8 @@ ROWS = [
     ("kubelet RSS, MiB (mean)", g("rssMiB"), "{:.1f}", False),
     ("kubelet RSS, MiB (max)", g("rssMaxMiB"), "{:.1f}", False),
     ("Go heap in use, MiB (mean)", g("heapInuseMiB"), "{:.1f}", False),
+    ("GC cycles per 1,000 probe runs (whole kubelet)", g("gcPer1kRuns"), "{:.2f}", False),
+    ("KiB allocated per probe run (whole kubelet)", g("allocKiBPerRun"), "{:.1f}", False),
     ("kubelet goroutines (mean)", g("goroutines"), "{:.0f}", False),
     ("probe runs in the window (all nodes)", g("probeRuns"), "{:.0f}", False),
     ("probe interval \\|dev\\| p50, ms (targets)", g("lateness.p50AbsMs"), "{:.1f}", False),

@@ -180,6 +180,12 @@ type Result struct {
 	HeapInuseMiB  float64 `json:"heapInuseMiB"`
 	ProbeRuns     float64 `json:"probeRuns"` // prober_probe_total over the window, all nodes
 	CPUPerProbeUs float64 `json:"cpuPerProbeUs"`
+	// The garbage collector over the window, all nodes: cycles and MiB
+	// allocated (the whole kubelet's), and both per probe run.
+	GCCycles       float64 `json:"gcCycles"`
+	AllocMiB       float64 `json:"allocMiB"`
+	GCPer1kRuns    float64 `json:"gcPer1kRuns"`
+	AllocKiBPerRun float64 `json:"allocKiBPerRun"`
 
 	Lateness          Lateness            `json:"lateness"` // readiness + liveness, flipped pods' readiness excluded
 	LatenessByHandler map[string]Lateness `json:"latenessByHandler"`
@@ -250,6 +256,8 @@ type NodeResult struct {
 	GoroutinesMax float64 `json:"goroutinesMax"`
 	HeapInuseMiB  float64 `json:"heapInuseMiB"`
 	ProbeRuns     float64 `json:"probeRuns"`
+	GCCycles      float64 `json:"gcCycles"`
+	AllocMiB      float64 `json:"allocMiB"`
 	// What the control plane saw from this node: pod writes (status updates)
 	// from the first creation to the window's start, and during the window;
 	// node object writes and lease renewals per minute in the window.

@@ -18,7 +18,11 @@ type scrape struct {
 	rss        float64
 	goroutines float64
 	heapMiB    float64
-	probes     []byte // /metrics/probes, at the window's ends only
+	// The Go runtime's GC cycles and bytes allocated since the process
+	// started: over the window, per probe run, they say what a run costs the
+	// garbage collector.
+	gcCycles, allocBytes float64
+	probes               []byte // /metrics/probes, at the window's ends only
 }
 
 func (b *bench) scrape(hk *hollowKubelet, withProbes bool) (scrape, error) {
@@ -40,6 +44,8 @@ func (b *bench) scrape(hk *hollowKubelet, withProbes bool) (scrape, error) {
 	}
 	heap, _ := metricSum(m, "go_memstats_heap_inuse_bytes")
 	s.heapMiB = heap / (1 << 20)
+	s.gcCycles, _ = metricSum(m, "go_gc_duration_seconds_count")
+	s.allocBytes, _ = metricSum(m, "go_memstats_alloc_bytes_total")
 	if withProbes {
 		if s.probes, err = hk.get(hk.roPort, "/metrics/probes"); err != nil {
 			return s, err
@@ -193,6 +199,8 @@ func (b *bench) window(ctx context.Context, tCreate, tWin time.Time) error {
 		after, _ := metricSum(last[n].probes, "prober_probe_total")
 		before, _ := metricSum(first[n].probes, "prober_probe_total")
 		nr.ProbeRuns = after - before
+		nr.GCCycles = last[n].gcCycles - first[n].gcCycles
+		nr.AllocMiB = (last[n].allocBytes - first[n].allocBytes) / (1 << 20)
 		// Liveness probes never fail on purpose here: a failure is a probe
 		// the target did not answer in time (a saturated machine) or a bug.
 		failed := func(s scrape) float64 {
@@ -214,9 +222,13 @@ func (b *bench) window(ctx context.Context, tCreate, tWin time.Time) error {
 		r.GoroutinesMax += nr.GoroutinesMax / nn
 		r.HeapInuseMiB += nr.HeapInuseMiB / nn
 		r.ProbeRuns += nr.ProbeRuns
+		r.GCCycles += nr.GCCycles
+		r.AllocMiB += nr.AllocMiB
 	}
 	if r.ProbeRuns > 0 {
 		r.CPUPerProbeUs = r.CPUCores * nn * tEnd.Sub(tWin).Seconds() / r.ProbeRuns * 1e6
+		r.GCPer1kRuns = r.GCCycles / r.ProbeRuns * 1000
+		r.AllocKiBPerRun = r.AllocMiB * 1024 / r.ProbeRuns
 	}
 	if len(probeLat) > 0 { // node 0's (probewheel only)
 		s := probeLat[0].since(probeLat[1])
@@ -351,13 +363,15 @@ func flipString(fs []flip, t0 time.Time) string {
 	return "[" + strings.Join(parts, " ") + "]"
 }
 
-// saveProfiles saves node 0's goroutine summary and a 10 s CPU profile.
+// saveProfiles saves node 0's goroutine summary, a 10 s CPU profile and a
+// heap profile (in use and allocated since the start, sampled by the runtime).
 func (b *bench) saveProfiles() {
 	hk := b.kubelets[0]
 	base := strings.TrimSuffix(b.o.out, ".json")
 	for _, x := range []struct{ path, file string }{
 		{"/debug/pprof/goroutine?debug=1", base + ".goroutines.txt"},
 		{"/debug/pprof/profile?seconds=10", base + ".cpu.pprof"},
+		{"/debug/pprof/heap", base + ".heap.pprof"},
 	} {
 		data, err := hk.get(hk.pprofPort, x.path)
 		if err != nil {

@@ -28,7 +28,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"go.opentelemetry.io/otel/trace/noop"
 	internalapi "k8s.io/cri-api/pkg/apis"
 	"k8s.io/klog/v2"
 
@@ -285,19 +284,28 @@ func run(ctx context.Context, config *hollowNodeConfig) error {
 			defer fakeRemoteRuntime.Stop()
 			imageService = fakeRemoteRuntime.ImageService
 		}
-		runtimeService, err := remote.NewRemoteRuntimeService(ctx, endpoint, 15*time.Second, noop.NewTracerProvider(), false)
+		runtimeService, err := remote.NewRemoteRuntimeServiceBuilder().
+			WithEndpoint(endpoint).
+			WithConnectionTimeout(15 * time.Second).
+			Build(ctx)
 		if err != nil {
 			return fmt.Errorf("Failed to init runtime service, error: %w", err)
 		}
 
 		if config.RuntimeEndpoint != "" {
 			// The external runtime serves the image service too.
-			imageService, err = remote.NewRemoteImageService(ctx, endpoint, 15*time.Second, noop.NewTracerProvider(), false)
+			imageService, err = remote.NewRemoteImageServiceBuilder().
+				WithEndpoint(endpoint).
+				WithConnectionTimeout(15 * time.Second).
+				Build(ctx)
 			if err != nil {
 				return fmt.Errorf("Failed to init image service, error: %w", err)
 			}
 		} else if config.UseHostImageService {
-			imageService, err = remote.NewRemoteImageService(ctx, c.ImageServiceEndpoint, 15*time.Second, noop.NewTracerProvider(), false)
+			imageService, err = remote.NewRemoteImageServiceBuilder().
+				WithEndpoint(c.ImageServiceEndpoint).
+				WithConnectionTimeout(15 * time.Second).
+				Build(ctx)
 			if err != nil {
 				return fmt.Errorf("Failed to init image service, error: %w", err)
 			}

@@ -261,15 +261,13 @@ func (a *afterFuncManager) RemovePod(pod *v1.Pod) {
 	a.pokePod(pod, readiness, liveness, startup)
 }
 
+// CleanupPods pokes every worker under the read lock, as AddPod takes mu
+// under workerLock: a worker that exits takes the two one after the other.
 func (a *afterFuncManager) CleanupPods(desiredPods map[types.UID]sets.Empty) {
 	a.manager.CleanupPods(desiredPods)
 	a.workerLock.RLock()
-	ws := make([]*worker, 0, len(a.workers))
+	defer a.workerLock.RUnlock()
 	for _, w := range a.workers {
-		ws = append(ws, w)
-	}
-	a.workerLock.RUnlock()
-	for _, w := range ws {
 		a.poke(w)
 	}
 }

@@ -19,7 +19,6 @@ limitations under the License.
 package prober
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"testing"
@@ -48,6 +47,7 @@ func TestAfterFuncArm(t *testing.T) {
 		probe     func(c *v1.Container)
 		behave    behaviour
 		slots     int
+		n         int // containers (0: one)
 		steps     []step
 		until     time.Duration
 		wantRuns  []time.Duration // per container c0
@@ -90,6 +90,7 @@ func TestAfterFuncArm(t *testing.T) {
 		probe:     func(c *v1.Container) { c.LivenessProbe = execProbe(10) },
 		behave:    behaviour{result: probe.Success, hang: 5 * time.Second},
 		slots:     2,
+		n:         5,
 		until:     9 * time.Second,
 		wantCount: 4, // five containers, two slots: 0-5 s and 5-10 s hold four runs
 		maxFlight: 2,
@@ -102,11 +103,7 @@ func TestAfterFuncArm(t *testing.T) {
 				if !tc.restart {
 					afterStart(h, 10*time.Second)
 				}
-				n := 1
-				if tc.slots > 0 {
-					n = 5
-				}
-				cs := containers(n, func(c *v1.Container, _ int) { tc.probe(c) })
+				cs := containers(max(tc.n, 1), func(c *v1.Container, _ int) { tc.probe(c) })
 				if tc.behave.result == "" {
 					tc.behave.result = probe.Success
 				}
@@ -173,42 +170,20 @@ func TestAfterFuncArm(t *testing.T) {
 func TestAfterFuncArmTriggerNotLost(t *testing.T) {
 	const clients, cycles = 8, 500
 	m := newTestManager()
-	m.start = time.Now().Add(-time.Hour)
 	m.scheduler = nil
 	a := NewAfterFuncManager(m, 0).(*afterFuncManager)
-	cs := containers(clients, func(c *v1.Container, _ int) { c.ReadinessProbe = execProbe(3600) })
-	sig := signalExec{}
-	for _, c := range cs {
-		sig[c.Name] = make(chan struct{}, 1)
-	}
-	m.prober.exec = sig
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		for {
-			select {
-			case <-m.readinessManager.Updates():
-			case <-done:
-				return
-			}
-		}
-	}()
-	pod := podWith("p", cs...)
-	setRunning(m, pod)
-	a.AddPod(klog.NewContext(context.Background(), klog.Background()), pod)
+	sp := addSignalledPod(t, m, a, clients)
 	errs := make(chan error, clients)
-	for _, c := range cs {
+	for _, w := range sp.workers {
 		go func() {
-			ran := sig[c.Name]
-			<-ran // the first run
-			w, _ := m.getWorker(pod.UID, c.Name, readiness)
+			ran := sp.ran[w.container.Name]
 			for i := range cycles {
 				w.trigger()
 				a.poke(w)
 				select {
 				case <-ran:
 				case <-time.After(30 * time.Second):
-					errs <- fmt.Errorf("%s: the run of trigger %d never came", c.Name, i)
+					errs <- fmt.Errorf("%s: the run of trigger %d never came", w.container.Name, i)
 					return
 				}
 			}
@@ -220,10 +195,7 @@ func TestAfterFuncArmTriggerNotLost(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	a.RemovePod(pod)
-	for m.workerCount() > 0 {
-		time.Sleep(time.Millisecond)
-	}
+	sp.removeAll(m, a)
 }
 
 // afterFuncAddPod is harness.addPod through the arm's AddPod.

@@ -40,6 +40,64 @@ func (s signalExec) Probe(cmd exec.Cmd) (probe.Result, string, error) {
 	return probe.Success, "", nil
 }
 
+// signalledPod is a pod of readiness workers whose runs signal their
+// container's channel in ran; workers are in the order of the containers,
+// each after its first run.
+type signalledPod struct {
+	pod     *v1.Pod
+	ran     signalExec
+	workers []*worker
+}
+
+// addSignalledPod adds, through mgr (m itself or a manager built on it), a
+// pod of n containers with a readiness exec probe every hour, so that after
+// the first run, which comes at once, only triggers run them. m's results are
+// drained until tb's cleanup.
+func addSignalledPod(tb testing.TB, m *manager, mgr Manager, n int) signalledPod {
+	tb.Helper()
+	m.start = time.Now().Add(-time.Hour) // first runs at once, no start-up spread
+	m.spread.start = m.start
+	sp := signalledPod{ran: signalExec{}}
+	cs := containers(n, func(c *v1.Container, _ int) { c.ReadinessProbe = execProbe(3600) })
+	for _, c := range cs {
+		sp.ran[c.Name] = make(chan struct{}, 1)
+	}
+	m.prober.exec = sp.ran
+	stop := make(chan struct{})
+	tb.Cleanup(func() { close(stop) })
+	for _, rm := range []results.Manager{m.readinessManager, m.livenessManager, m.startupManager} {
+		go func() {
+			for {
+				select {
+				case <-rm.Updates():
+				case <-stop:
+					return
+				}
+			}
+		}()
+	}
+	sp.pod = podWith("p", cs...)
+	setRunning(m, sp.pod)
+	mgr.AddPod(klog.NewContext(context.Background(), klog.Background()), sp.pod)
+	for _, c := range cs {
+		<-sp.ran[c.Name]
+		w, ok := m.getWorker(sp.pod.UID, c.Name, readiness)
+		if !ok {
+			tb.Fatalf("no worker for %s", c.Name)
+		}
+		sp.workers = append(sp.workers, w)
+	}
+	return sp
+}
+
+// removeAll removes the pod through mgr and waits until every worker exited.
+func (sp signalledPod) removeAll(m *manager, mgr Manager) {
+	mgr.RemovePod(sp.pod)
+	for m.workerCount() > 0 {
+		time.Sleep(time.Millisecond)
+	}
+}
+
 // BenchmarkSchedulerContention is the scheduler's shared path under
 // contention (docs/design.md, "Many cores"): every add, stop, trigger,
 // dispatch and finish takes the one scheduler mutex, where upstream's
@@ -54,8 +112,6 @@ func BenchmarkSchedulerContention(b *testing.B) {
 			// 64 clients per P at most (RunParallel's default is one per P).
 			const workers = 512
 			m := newTestManager()
-			m.start = time.Now().Add(-time.Hour) // first runs at once, no start-up spread
-			m.spread.start = m.start
 			if mode != "wheel" {
 				m.scheduler = nil
 			}
@@ -65,36 +121,9 @@ func BenchmarkSchedulerContention(b *testing.B) {
 				a = NewAfterFuncManager(m, 0).(*afterFuncManager)
 				mgr = a
 			}
-			sig := signalExec{}
-			cs := containers(workers, func(c *v1.Container, _ int) {
-				c.ReadinessProbe = execProbe(3600)
-			})
-			for _, c := range cs {
-				sig[c.Name] = make(chan struct{}, 1)
-			}
-			m.prober.exec = sig
-			stop := make(chan struct{})
-			for _, rm := range []results.Manager{m.readinessManager, m.livenessManager, m.startupManager} {
-				go func() {
-					for {
-						select {
-						case <-rm.Updates():
-						case <-stop:
-							return
-						}
-					}
-				}()
-			}
-			pod := podWith("bench", cs...)
-			setRunning(m, pod)
-			mgr.AddPod(klog.NewContext(context.Background(), klog.Background()), pod)
+			sp := addSignalledPod(b, m, mgr, workers)
 			free := make(chan *worker, workers)
-			for _, c := range cs {
-				<-sig[c.Name] // the first run, at once
-				w, ok := m.getWorker(pod.UID, c.Name, readiness)
-				if !ok {
-					b.Fatalf("no worker for %s", c.Name)
-				}
+			for _, w := range sp.workers {
 				free <- w
 			}
 			b.ResetTimer()
@@ -105,7 +134,7 @@ func BenchmarkSchedulerContention(b *testing.B) {
 				default:
 					panic(fmt.Sprintf("more than %d parallel clients", workers))
 				}
-				done := sig[w.container.Name]
+				done := sp.ran[w.container.Name]
 				for pb.Next() {
 					for !w.trigger() { // an earlier trigger still waits: cannot happen here
 					}
@@ -116,11 +145,7 @@ func BenchmarkSchedulerContention(b *testing.B) {
 				}
 			})
 			b.StopTimer()
-			mgr.RemovePod(pod)
-			for m.workerCount() > 0 {
-				time.Sleep(time.Millisecond)
-			}
-			close(stop)
+			sp.removeAll(m, mgr)
 		})
 	}
 }

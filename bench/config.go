@@ -11,7 +11,7 @@ import (
 // Environment knobs. scripts/bench.sh sets them per mode; the defaults below are
 // the "default" mode's.
 const (
-	envSet          = "PROBEWHEEL_BENCH_SET"           // smoke | default | full: which workloads exist
+	envSet          = "PROBEWHEEL_BENCH_SET"           // smoke | default | full | capacity: which workloads exist
 	envPeriods      = "PROBEWHEEL_BENCH_PERIODS"       // measured window length, in probe periods (float)
 	envMaxWindow    = "PROBEWHEEL_BENCH_MAX_WINDOW"    // cap on the window length (duration)
 	envWarmup       = "PROBEWHEEL_BENCH_WARMUP"        // warm-up beyond the first period (duration)
@@ -98,9 +98,9 @@ func loadConfig() (*config, error) {
 		}
 	}
 	switch c.set {
-	case "smoke", "default", "full":
+	case "smoke", "default", "full", "capacity":
 	default:
-		return nil, fmt.Errorf("%s=%q: want smoke, default or full", envSet, c.set)
+		return nil, fmt.Errorf("%s=%q: want smoke, default, full or capacity", envSet, c.set)
 	}
 	return c, nil
 }
@@ -227,6 +227,17 @@ var workloadSets = map[string]map[string][]workload{
 		scFlip: {
 			wl(hExec, 110, 1), wl(hExec, 1000, 1), wl(hExec, 10000, 1), wl(hExec, 10000, 10),
 			wl(hHTTP, 1000, 1), wl(hGRPC, 110, 1),
+		},
+	},
+	// The capacity sweep (scripts/capacity.sh): probe rates rising at a 1 s period, two
+	// probes per pod, until every arm misses its timing; HTTP's rates stop where the
+	// loopback targets, which share the 2 cores, would be what is measured.
+	"capacity": {
+		scSteady: {
+			wl(hExec, 1000, 1), wl(hExec, 2000, 1), wl(hExec, 3000, 1), wl(hExec, 5000, 1),
+			wl(hExec, 7500, 1), wl(hExec, 10000, 1), wl(hExec, 15000, 1), wl(hExec, 20000, 1),
+			wl(hHTTP, 110, 1), wl(hHTTP, 250, 1), wl(hHTTP, 500, 1), wl(hHTTP, 750, 1),
+			wl(hHTTP, 1000, 1), wl(hHTTP, 1500, 1),
 		},
 	},
 }

@@ -43,7 +43,10 @@ func TestKubeletRestart(t *testing.T) {
 	for i := range restartPods {
 		c := targetContainer("target")
 		c.ReadinessProbe = &v1.Probe{ProbeHandler: httpProbe("readiness"), PeriodSeconds: period, TimeoutSeconds: 1, SuccessThreshold: 1, FailureThreshold: 1}
-		c.LivenessProbe = &v1.Probe{ProbeHandler: tcpProbe(), PeriodSeconds: period, TimeoutSeconds: 1, SuccessThreshold: 1, FailureThreshold: 1}
+		// The initial delay keeps a liveness run at the container's start, before the target
+		// listens, from restarting it (failureThreshold 1); it is long past when the kubelet
+		// restarts, so the restart heuristics this test checks see no delay.
+		c.LivenessProbe = &v1.Probe{ProbeHandler: tcpProbe(), InitialDelaySeconds: 2, PeriodSeconds: period, TimeoutSeconds: 1, SuccessThreshold: 1, FailureThreshold: 1}
 		createPod(t, ns, targetPod(fmt.Sprintf("r%02d", i), c))
 	}
 	ips := waitAllReady(t, ns, restartPods, 5*time.Minute)

@@ -5,6 +5,10 @@
 #   smoke    every benchmark once on tiny windows (~3 min incl. compile; part of `make test`)
 #   default  a representative subset, 5 interleaved rounds (~43 min on 2 cores: 3 rounds took 26 min; `make bench`)
 #   full     every workload, 5 interleaved rounds (~1.5-2 h on 2 cores; `make bench-full`)
+#   capacity the capacity sweep: exec and HTTP probes at rising rates, 3 interleaved rounds
+#            (~19 min on 2 cores);
+#            capacity.md names each implementation's highest rate with a period-error p99
+#            <= 5 ms and no missed run (scripts/capacity.py; `make capacity`)
 #
 # Environment:
 #   COUNT=n         rounds (default: smoke 1, default/full 5)
@@ -36,7 +40,7 @@ cd "$(dirname "$0")/.."
 usage() { awk 'NR > 1 && !/^#/ {exit} NR > 1 {sub(/^# ?/, ""); print}' "$0" >&2; }
 MODE=${1:-}
 case "$MODE" in
-smoke | default | full) ;;
+smoke | default | full | capacity) ;;
 -h | --help | help) usage; exit 0 ;;
 *) usage; exit 2 ;;
 esac
@@ -65,10 +69,18 @@ full)
 	: "${PROBEWHEEL_BENCH_WARMUP:=1s}"
 	: "${PROBEWHEEL_BENCH_MAX_WINDOW:=30s}"
 	;;
+capacity)
+	: "${COUNT:=3}"
+	: "${BENCH_OUT:=bench/results/$stamp-capacity}"
+	: "${PROBEWHEEL_BENCH_PERIODS:=4}"
+	: "${PROBEWHEEL_BENCH_WARMUP:=1s}"
+	: "${PROBEWHEEL_BENCH_MAX_WINDOW:=20s}"
+	: "${BENCH:=^BenchmarkSteady$}"
+	;;
 esac
 IMPLS=${IMPLS:-upstream,probewheel,gate-off,afterfunc}
 export PROBEWHEEL_BENCH_SET=$MODE PROBEWHEEL_BENCH_PERIODS PROBEWHEEL_BENCH_WARMUP PROBEWHEEL_BENCH_MAX_WINDOW
-if [[ $MODE != smoke ]]; then
+if [[ $MODE == default || $MODE == full ]]; then
 	# Raw per-probe dumps are megabytes: they stay under _output/; the results
 	# directory gets their condensed summaries (scripts/condense.py).
 	export PROBEWHEEL_BENCH_DUMP=${PROBEWHEEL_BENCH_DUMP:-_output/bench/dumps/$(basename "$BENCH_OUT")}

@@ -5,6 +5,8 @@
 #   density.png            goroutines and memory vs pods (exec, Steady)
 #   cpu.png                CPU cores vs probe runs per second (Steady, all handlers)
 #   restart_burst.png      probe starts per 50 ms during the first period after a restart
+# or, for a capacity sweep (machine.txt's mode), capacity.md and plots/capacity.png
+# (scripts/capacity.py);
 # or, for an hack/e2e-density.sh results directory (<flavor>.json), summary.md and
 # density.png (scripts/density.py): the real-kubelet A/B.
 #
@@ -14,7 +16,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 dir=${1:-}
-if [[ -n $dir && -f $dir/raw.txt ]]; then
+if [[ -n $dir && -f $dir/raw.txt ]] && grep -q '^mode: *capacity' "$dir/machine.txt" 2>/dev/null; then
+	script=scripts/capacity.py
+elif [[ -n $dir && -f $dir/raw.txt ]]; then
 	script=scripts/plot.py
 elif [[ -n $dir ]] && compgen -G "$dir/*.json" >/dev/null; then
 	script=scripts/density.py

@@ -226,6 +226,16 @@ func serve() {
 	defer stop()
 	cnt := &counters{n: map[string]int{}, times: map[string][]int64{}}
 
+	// Every check port is bound before any is served: a kubelet that finds one port
+	// open must find the others open too (a liveness probe with failureThreshold 1
+	// run at the container's start would otherwise restart a healthy container).
+	httpLn := mustListen(*httpAddr)
+	gl := mustListen(*grpcAddr)
+	var tcpLn net.Listener
+	if getState("tcp") == stateOK {
+		tcpLn = mustListen(*tcpAddr)
+	}
+
 	// HTTP checks.
 	hmux := http.NewServeMux()
 	hmux.HandleFunc("/check/{name}", func(w http.ResponseWriter, r *http.Request) {
@@ -243,7 +253,7 @@ func serve() {
 			fmt.Fprintf(w, "check %s: ok\n", name)
 		}
 	})
-	go listenHTTP(*httpAddr, hmux)
+	go serveHTTP(httpLn, hmux)
 
 	// Admin.
 	amux := http.NewServeMux()
@@ -269,34 +279,51 @@ func serve() {
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(cnt.timesOf(r.URL.Query().Get("key")))
 	})
-	go listenHTTP(*adminAddr, amux)
+	go serveHTTP(mustListen(*adminAddr), amux)
 
 	// gRPC health.
-	gl, err := net.Listen("tcp", *grpcAddr)
-	if err != nil {
-		log.Fatal(err)
-	}
 	gs := grpc.NewServer()
 	healthpb.RegisterHealthServer(gs, &healthServer{ctx: ctx, cnt: cnt})
 	go func() { _ = gs.Serve(gl) }()
 
 	// TCP: the listener exists only while check "tcp" is ok.
-	go tcpLoop(ctx, *tcpAddr, cnt)
+	go tcpLoop(ctx, *tcpAddr, cnt, tcpLn)
 
 	<-ctx.Done()
 	log.Printf("terminating")
 	gs.Stop()
 }
 
-func listenHTTP(addr string, h http.Handler) {
-	srv := &http.Server{Addr: addr, Handler: h, ReadHeaderTimeout: 10 * time.Second}
-	if err := srv.ListenAndServe(); err != nil && !errors.Is(err, http.ErrServerClosed) {
+func mustListen(addr string) net.Listener {
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		log.Fatal(err)
+	}
+	return l
+}
+
+func serveHTTP(l net.Listener, h http.Handler) {
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	if err := srv.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		log.Fatal(err)
 	}
 }
 
-func tcpLoop(ctx context.Context, addr string, cnt *counters) {
-	var ln net.Listener
+// tcpLoop keeps addr listening while check "tcp" is ok, starting from ln (nil: closed).
+func tcpLoop(ctx context.Context, addr string, cnt *counters, ln net.Listener) {
+	accept := func(l net.Listener) {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			cnt.inc("tcp", "tcp")
+			c.Close()
+		}
+	}
+	if ln != nil {
+		go accept(ln)
+	}
 	defer func() {
 		if ln != nil {
 			ln.Close()
@@ -315,16 +342,7 @@ func tcpLoop(ctx context.Context, addr string, cnt *counters) {
 			}
 			ln = l
 			log.Printf("tcp %s: listening", addr)
-			go func(l net.Listener) {
-				for {
-					c, err := l.Accept()
-					if err != nil {
-						return
-					}
-					cnt.inc("tcp", "tcp")
-					c.Close()
-				}
-			}(l)
+			go accept(l)
 		case !want && ln != nil:
 			ln.Close()
 			ln = nil

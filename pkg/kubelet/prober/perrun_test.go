@@ -97,7 +97,7 @@ func TestExecCommandExpandedOnce(t *testing.T) {
 			if _, err := m.prober.probe(ctx, liveness, pod, v1.PodStatus{}, *w.container, id); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := m.prober.probeWith(ctx, liveness, pod, v1.PodStatus{}, w.container, id, w.execCommand); err != nil {
+			if _, err := m.prober.probeWith(ctx, liveness, pod, v1.PodStatus{}, w.container, id, &w.cache); err != nil {
 				t.Fatal(err)
 			}
 			if len(runner.cmds) != 2 || !slices.Equal(runner.cmds[0], runner.cmds[1]) {

@@ -61,7 +61,7 @@ func newProber(
 	const followNonLocalRedirects = false
 	return &prober{
 		exec:     execprobe.New(),
-		http:     httpprobe.New(followNonLocalRedirects),
+		http:     newHTTPProber(followNonLocalRedirects),
 		tcp:      tcpprobe.New(),
 		grpc:     grpcprobe.New(),
 		runner:   runner,
@@ -86,8 +86,8 @@ func (pb *prober) probe(ctx context.Context, probeType probeType, pod *v1.Pod, s
 }
 
 // probeWith probes the container. Unlike probe, it copies neither the container nor, for an exec
-// probe, the command: execCommand is the probe's command already expanded (nil: expand it here).
-func (pb *prober) probeWith(ctx context.Context, probeType probeType, pod *v1.Pod, status v1.PodStatus, container *v1.Container, containerID kubecontainer.ContainerID, execCommand []string) (results.Result, error) {
+// probe, the command, and it takes what a worker keeps from run to run (nil: compute it here).
+func (pb *prober) probeWith(ctx context.Context, probeType probeType, pod *v1.Pod, status v1.PodStatus, container *v1.Container, containerID kubecontainer.ContainerID, cache *runCache) (results.Result, error) {
 	var probeSpec *v1.Probe
 	switch probeType {
 	case readiness:
@@ -106,7 +106,7 @@ func (pb *prober) probeWith(ctx context.Context, probeType probeType, pod *v1.Po
 		return results.Success, nil
 	}
 
-	result, output, err := pb.runProbeWithRetries(ctx, probeType, probeSpec, pod, status, container, containerID, execCommand, maxProbeRetries)
+	result, output, err := pb.runProbeWithRetries(ctx, probeType, probeSpec, pod, status, container, containerID, cache, maxProbeRetries)
 
 	if err != nil {
 		// Handle probe error
@@ -144,12 +144,12 @@ func (pb *prober) probeWith(ctx context.Context, probeType probeType, pod *v1.Po
 
 // runProbeWithRetries tries to probe the container in a finite loop, it returns the last result
 // if it never succeeds.
-func (pb *prober) runProbeWithRetries(ctx context.Context, probeType probeType, p *v1.Probe, pod *v1.Pod, status v1.PodStatus, container *v1.Container, containerID kubecontainer.ContainerID, execCommand []string, retries int) (probe.Result, string, error) {
+func (pb *prober) runProbeWithRetries(ctx context.Context, probeType probeType, p *v1.Probe, pod *v1.Pod, status v1.PodStatus, container *v1.Container, containerID kubecontainer.ContainerID, cache *runCache, retries int) (probe.Result, string, error) {
 	var err error
 	var result probe.Result
 	var output string
 	for i := 0; i < retries; i++ {
-		result, output, err = pb.runProbe(ctx, probeType, p, pod, status, container, containerID, execCommand)
+		result, output, err = pb.runProbe(ctx, probeType, p, pod, status, container, containerID, cache)
 		if err == nil {
 			return result, output, nil
 		}
@@ -157,7 +157,7 @@ func (pb *prober) runProbeWithRetries(ctx context.Context, probeType probeType, 
 	return result, output, err
 }
 
-func (pb *prober) runProbe(ctx context.Context, probeType probeType, p *v1.Probe, pod *v1.Pod, status v1.PodStatus, container *v1.Container, containerID kubecontainer.ContainerID, execCommand []string) (probe.Result, string, error) {
+func (pb *prober) runProbe(ctx context.Context, probeType probeType, p *v1.Probe, pod *v1.Pod, status v1.PodStatus, container *v1.Container, containerID kubecontainer.ContainerID, cache *runCache) (probe.Result, string, error) {
 	logger := klog.FromContext(ctx)
 	timeout := time.Duration(p.TimeoutSeconds) * time.Second
 	switch {
@@ -165,20 +165,23 @@ func (pb *prober) runProbe(ctx context.Context, probeType probeType, p *v1.Probe
 		if loggerV := logger.V(4); loggerV.Enabled() {
 			loggerV.Info("Exec-Probe runProbe", "pod", klog.KObj(pod), "containerName", container.Name, "execCommand", p.Exec.Command)
 		}
-		command := execCommand
+		var command []string
+		if cache != nil {
+			command = cache.execCommand
+		}
 		if command == nil {
 			command = kubecontainer.ExpandContainerCommandOnlyStatic(p.Exec.Command, container.Env)
 		}
 		return pb.exec.Probe(pb.newExecInContainer(ctx, pod, *container, containerID, command, timeout))
 
 	case p.HTTPGet != nil:
-		req, err := httpprobe.NewRequestForHTTPGetAction(p.HTTPGet, container, status.PodIP, "probe")
+		req, err := cache.httpRequest(p.HTTPGet, container, status.PodIP)
 		if err != nil {
 			// Log and record event for Unknown result
 			logger.V(4).Info("HTTP-Probe failed to create request", "error", err)
 			return probe.Unknown, "", err
 		}
-		if loggerV4 := logger.V(4); logger.Enabled() {
+		if loggerV4 := logger.V(4); loggerV4.Enabled() {
 			port := req.URL.Port()
 			host := req.URL.Hostname()
 			path := req.URL.Path

@@ -68,9 +68,9 @@ type worker struct {
 	// Describes the probe configuration (read-only)
 	spec *v1.Probe
 
-	// An exec probe's command with the container's environment expanded, once: both are fixed for
-	// the worker's lifetime, and upstream expands them on every run.
-	execCommand []string
+	// What upstream computes on every run from inputs fixed for the worker's lifetime: an exec
+	// probe's expanded command, an HTTP probe's request.
+	cache runCache
 
 	// The type of the worker.
 	probeType probeType
@@ -250,7 +250,7 @@ func newWorker(
 		w.initialValue = results.Unknown
 	}
 	if w.spec != nil && w.spec.Exec != nil {
-		w.execCommand = kubecontainer.ExpandContainerCommandOnlyStatic(w.spec.Exec.Command, container.Env)
+		w.cache.execCommand = kubecontainer.ExpandContainerCommandOnlyStatic(w.spec.Exec.Command, container.Env)
 	}
 	if m.scheduler == nil {
 		w.stopCh = make(chan struct{}, 1)          // Buffer so stop() can be non-blocking.
@@ -522,7 +522,7 @@ func (w *worker) doProbe(ctx context.Context) (keepGoing bool) {
 	w.delivery.resume()
 
 	// Note, exec probe does NOT have access to pod environment variables or downward API
-	result, err := w.probeManager.prober.probeWith(ctx, w.probeType, w.pod, status, w.container, w.containerID, w.execCommand)
+	result, err := w.probeManager.prober.probeWith(ctx, w.probeType, w.pod, status, w.container, w.containerID, &w.cache)
 	if err != nil {
 		// Prober error, throw away the result.
 		return true

@@ -1,0 +1,97 @@
+/*
+Copyright 2026 The probewheel Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package prober
+
+import (
+	"crypto/tls"
+	"net/http"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	utilnet "k8s.io/apimachinery/pkg/util/net"
+	"k8s.io/kubernetes/pkg/probe"
+	httpprobe "k8s.io/kubernetes/pkg/probe/http"
+)
+
+// probeWriteBufferSize is the write buffer of an HTTP probe's connection. A
+// probe's request is a GET of a few hundred bytes, and every probe dials a new
+// connection (no keep-alive), so net/http's default 4 KiB buffer was a quarter
+// of a run's allocations. A request larger than the buffer goes out in more
+// than one write, byte for byte the same. The read buffer keeps net/http's
+// default: a chunked response's size line must fit in it, so it bounds what a
+// probe accepts.
+const probeWriteBufferSize = 512
+
+// httpProber is upstream's HTTP prober (httpprobe.New) with its HTTP/1
+// transport built here: the same settings plus a smaller write buffer. What it
+// does not override (HTTP/2 over cleartext, where the release has it) is
+// upstream's.
+type httpProber struct {
+	httpprobe.Prober
+	transport     *http.Transport
+	checkRedirect func(*http.Request, []*http.Request) error
+}
+
+func newHTTPProber(followNonLocalRedirects bool) httpProber {
+	return httpProber{
+		Prober: httpprobe.New(followNonLocalRedirects),
+		// httpprobe.NewWithTLSConfig's transport, field for field.
+		transport: utilnet.SetTransportDefaults(&http.Transport{
+			TLSClientConfig:    &tls.Config{InsecureSkipVerify: true},
+			DisableKeepAlives:  true,
+			Proxy:              http.ProxyURL(nil),
+			DisableCompression: true, // removes Accept-Encoding header
+			DialContext:        probe.ProbeDialer().DialContext,
+			WriteBufferSize:    probeWriteBufferSize,
+		}),
+		checkRedirect: httpprobe.RedirectChecker(followNonLocalRedirects),
+	}
+}
+
+// Probe is httpprobe's Probe on this transport.
+func (pr httpProber) Probe(req *http.Request, timeout time.Duration) (probe.Result, string, error) {
+	return httpprobe.DoHTTPProbe(req, &http.Client{Timeout: timeout, Transport: pr.transport, CheckRedirect: pr.checkRedirect})
+}
+
+// runCache holds what a worker's runs would otherwise compute again on every
+// run from inputs fixed for the worker's lifetime: its probe spec and its
+// container (the pod's own, never changed in place) and, for an HTTP probe,
+// the pod's IP. Only the worker's own run uses it: a probe has one run in
+// flight at a time.
+type runCache struct {
+	// An exec probe's command with the container's environment expanded.
+	execCommand []string
+	// An HTTP probe's request for httpPodIP. net/http's client does not
+	// change a request it sends (it copies it to set a deadline or follow a
+	// redirect), so one request serves every run: the same bytes on the wire.
+	httpReq   *http.Request
+	httpPodIP string
+}
+
+// httpRequest returns the request of httpGet to podIP. A nil cache builds it
+// every time, as upstream does; an error is not kept, so it is upstream's on
+// every run.
+func (rc *runCache) httpRequest(httpGet *v1.HTTPGetAction, container *v1.Container, podIP string) (*http.Request, error) {
+	if rc != nil && rc.httpReq != nil && rc.httpPodIP == podIP {
+		return rc.httpReq, nil
+	}
+	req, err := httpprobe.NewRequestForHTTPGetAction(httpGet, container, podIP, "probe")
+	if err == nil && rc != nil {
+		rc.httpReq, rc.httpPodIP = req, podIP
+	}
+	return req, err
+}

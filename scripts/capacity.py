@@ -1,0 +1,142 @@
+#!/usr/bin/python3
+"""Capacity of each implementation from a `scripts/bench.sh capacity` directory.
+
+Reads raw.txt (BenchmarkSteady at rising pod counts, every round) and writes
+capacity.md and plots/capacity.png. A rate is sustained when the period-error p99
+(the median over the rounds) is at most 5 ms and no round missed a run; an
+implementation's capacity for a handler is the highest measured rate below
+its first rate that is not sustained (the rate is the probe runs per second
+measured, not the nominal one).
+"""
+
+import collections
+import os
+import statistics
+import sys
+
+from plot import IMPL_STYLE, read_raw
+
+P99_LIMIT_MS = 5.0
+
+
+def points(rows):
+    """{handler: {impl: [(pods, runs/s median, p99 median, missed max, cores median, n)]}} by pods."""
+    acc = collections.defaultdict(list)
+    for sc, keys, m in rows:
+        if sc != "Steady" or keys.get("period") != "1s":
+            continue
+        acc[(keys["handler"], keys["impl"], int(keys["pods"]))].append(m)
+    out = collections.defaultdict(lambda: collections.defaultdict(list))
+    for (h, impl, pods), ms in sorted(acc.items()):
+        out[h][impl].append((
+            pods,
+            statistics.median(m["runs/s"] for m in ms),
+            statistics.median(m["err-p99-ms"] for m in ms),
+            max(m["missed-runs"] for m in ms),
+            statistics.median(m["cpu-cores"] for m in ms),
+            len(ms),
+        ))
+    return out
+
+
+def sustained(p):
+    return p[2] <= P99_LIMIT_MS and p[3] == 0
+
+
+def capacity(pts):
+    """(highest sustained point before the first failure or None, first failing point or None)."""
+    best = None
+    for p in pts:
+        if not sustained(p):
+            return best, p
+        best = p
+    return best, None
+
+
+def why(p):
+    reasons = []
+    if p[2] > P99_LIMIT_MS:
+        reasons.append(f"p99 {p[2]:.1f} ms")
+    if p[3] > 0:
+        reasons.append(f"{p[3]:.0f} missed")
+    return ", ".join(reasons)
+
+
+def table(data):
+    lines = [
+        "# Capacity: the highest probe rate each implementation sustains on this machine",
+        "",
+        f"Sustained: period-error p99 <= {P99_LIMIT_MS:g} ms (median over the rounds) and no missed run "
+        "in any round; the rate is probe runs per second measured at a 1 s period, "
+        "two probes per pod. Capacity is the highest sustained rate below the first rate that is not.",
+        "",
+        "| handler | implementation | capacity (runs/s) | vs upstream | CPU cores there | p99 there (ms) | first rate not sustained | why |",
+        "|---|---|---:|---:|---:|---:|---:|---|",
+    ]
+    for h in sorted(data):
+        up = capacity(data[h].get("upstream", []))[0]
+        for impl in sorted(data[h], key=lambda i: list(IMPL_STYLE).index(i) if i in IMPL_STYLE else 99):
+            best, fail = capacity(data[h][impl])
+            ratio = f"{best[1] / up[1]:.1f}x" if best and up else "-"
+            cap = f"{best[1]:,.0f}" if best else "none measured"
+            cores = f"{best[4]:.2f}" if best else "-"
+            p99 = f"{best[2]:.2f}" if best else "-"
+            if fail:
+                first, reason = f"{fail[1]:,.0f}", why(fail)
+            else:
+                first, reason = "-", "every rate measured sustained (the sweep's top is a lower bound)"
+            lines.append(f"| {h} | {impl} | {cap} | {ratio} | {cores} | {p99} | {first} | {reason} |")
+    lines += ["", "Every point (over the rounds: median runs/s, p99 and CPU cores; most missed runs):", ""]
+    lines += ["| handler | implementation | pods | runs/s | p99 (ms) | missed | CPU cores | rounds |",
+              "|---|---|---:|---:|---:|---:|---:|---:|"]
+    for h in sorted(data):
+        for impl in sorted(data[h]):
+            for p in data[h][impl]:
+                lines.append(f"| {h} | {impl} | {p[0]:,} | {p[1]:,.0f} | {p[2]:.2f} | {p[3]:.0f} | {p[4]:.2f} | {p[5]} |")
+    return "\n".join(lines) + "\n"
+
+
+def plot(data, out):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    handlers = sorted(data)
+    fig, axes = plt.subplots(len(handlers), 2, figsize=(11, 3.8 * len(handlers)), squeeze=False)
+    for row, h in zip(axes, handlers):
+        for impl, pts in sorted(data[h].items()):
+            xs = [p[1] for p in pts]
+            style = IMPL_STYLE.get(impl, {})
+            row[0].plot(xs, [p[2] for p in pts], marker="o", label=impl, **style)
+            row[1].plot(xs, [p[4] for p in pts], marker="o", label=impl, **style)
+        row[0].axhline(P99_LIMIT_MS, color="grey", linestyle="--", linewidth=1)
+        row[0].set_yscale("log")
+        row[0].set_ylabel("period-error p99 (ms, median)")
+        row[1].set_ylabel("CPU cores (median)")
+        for ax in row:
+            ax.set_xlabel(f"{h} probe runs per second")
+            ax.grid(True, which="both", alpha=0.3)
+            ax.legend(fontsize=8)
+    fig.suptitle(f"Capacity sweep: p99 <= {P99_LIMIT_MS:g} ms (dashed) and CPU against probe rate")
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: capacity.py RESULTS_DIR")
+    d = sys.argv[1]
+    data = points(read_raw(os.path.join(d, "raw.txt")))
+    if not data:
+        sys.exit(f"{d}/raw.txt: no BenchmarkSteady results at a 1 s period")
+    with open(os.path.join(d, "capacity.md"), "w") as f:
+        f.write(table(data))
+    os.makedirs(os.path.join(d, "plots"), exist_ok=True)
+    plot(data, os.path.join(d, "plots", "capacity.png"))
+    print(open(os.path.join(d, "capacity.md")).read())
+
+
+if __name__ == "__main__":
+    main()

@@ -14,7 +14,7 @@ import os
 import statistics
 import sys
 
-from plot import IMPL_STYLE, read_raw
+from plot import IMPL_STYLE, plt, read_raw
 
 P99_LIMIT_MS = 5.0
 
@@ -37,6 +37,12 @@ def points(rows):
             len(ms),
         ))
     return out
+
+
+def impl_order(impls):
+    """plot.py's order of the arms (upstream first), then any other."""
+    known = list(IMPL_STYLE)
+    return sorted(impls, key=lambda i: (known.index(i) if i in known else len(known), i))
 
 
 def sustained(p):
@@ -75,7 +81,7 @@ def table(data):
     ]
     for h in sorted(data):
         up = capacity(data[h].get("upstream", []))[0]
-        for impl in sorted(data[h], key=lambda i: list(IMPL_STYLE).index(i) if i in IMPL_STYLE else 99):
+        for impl in impl_order(data[h]):
             best, fail = capacity(data[h][impl])
             ratio = f"{best[1] / up[1]:.1f}x" if best and up else "-"
             cap = f"{best[1]:,.0f}" if best else "none measured"
@@ -90,22 +96,18 @@ def table(data):
     lines += ["| handler | implementation | pods | runs/s | p99 (ms) | missed | CPU cores | rounds |",
               "|---|---|---:|---:|---:|---:|---:|---:|"]
     for h in sorted(data):
-        for impl in sorted(data[h]):
+        for impl in impl_order(data[h]):
             for p in data[h][impl]:
                 lines.append(f"| {h} | {impl} | {p[0]:,} | {p[1]:,.0f} | {p[2]:.2f} | {p[3]:.0f} | {p[4]:.2f} | {p[5]} |")
     return "\n".join(lines) + "\n"
 
 
 def plot(data, out):
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     handlers = sorted(data)
     fig, axes = plt.subplots(len(handlers), 2, figsize=(11, 3.8 * len(handlers)), squeeze=False)
     for row, h in zip(axes, handlers):
-        for impl, pts in sorted(data[h].items()):
+        for impl in impl_order(data[h]):
+            pts = data[h][impl]
             xs = [p[1] for p in pts]
             style = IMPL_STYLE.get(impl, {})
             row[0].plot(xs, [p[2] for p in pts], marker="o", label=impl, **style)

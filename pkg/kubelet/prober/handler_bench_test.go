@@ -110,9 +110,13 @@ func startTargets(b *testing.B) (httpPort, tcpPort, grpcPort int) {
 	if err != nil {
 		b.Fatalf("probe target child: %v", err)
 	}
+	fields := strings.Fields(line)
+	if len(fields) != 3 {
+		b.Fatalf("probe target child printed %q, want three ports", line)
+	}
 	var ports [3]int
-	for i, f := range strings.Fields(line) {
-		if ports[i], err = strconv.Atoi(f); err != nil || i > 2 {
+	for i, f := range fields {
+		if ports[i], err = strconv.Atoi(f); err != nil {
 			b.Fatalf("probe target child printed %q", line)
 		}
 	}

@@ -10,6 +10,10 @@
 #   make scale-bench-smoke   110/500/1,000 pods @1 s and 3 x 200 @10 s, one round, short
 #                            windows -> _output/scale/smoke-<UTC date>/ (~35 min)
 #   make scale-bench-nodes   only the many-nodes workload
+#   make flip-campaign       readiness flips at 1,000 pods @10 s, every pod failing 10
+#                            times in an 18-min window: 20,000 due flips per kubelet,
+#                            extra and lost ones counted -> e2e/results/hollow-flips-<UTC date>/
+#                            (~45 min; SCALE_PERIODS=1 for 1 s periods)
 #   SCALE_STOP_BY=<time> / SCALE_RESUME=<results dir> make scale-bench
 #                            the full run in parts: stop before a round that would end
 #                            after <time>, resume later with the knobs it started with
@@ -20,7 +24,7 @@
 # SCALE_HANDLERS, SCALE_EXEC_LATENCY, SCALE_MANY, SCALE_ROUNDS, SCALE_WINDOW,
 # SCALE_SETTLE, SCALE_READY_TIMEOUT, ...; lists separated by spaces or commas).
 
-.PHONY: scale-bench scale-bench-reduced scale-bench-smoke scale-bench-nodes hollow-node scale-test
+.PHONY: scale-bench scale-bench-reduced scale-bench-smoke scale-bench-nodes flip-campaign hollow-node scale-test
 
 scale-bench:
 	hack/scale-bench.sh full
@@ -33,6 +37,9 @@ scale-bench-smoke:
 
 scale-bench-nodes:
 	hack/scale-bench.sh nodes
+
+flip-campaign:
+	hack/scale-bench.sh flips
 
 hollow-node:
 	hack/build-hollow-node.sh --stock

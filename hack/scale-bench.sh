@@ -4,7 +4,7 @@
 # kubelets (hack/build-hollow-node.sh) against a local control plane
 # (hack/hollow/control-plane.sh), one measurement per hack/hollow/pwscale run.
 #
-#   hack/scale-bench.sh [full|reduced|smoke|nodes]        (default full)
+#   hack/scale-bench.sh [full|reduced|smoke|nodes|flips]  (default full)
 #
 #   full     one node at SCALE_PODS pods x SCALE_PERIODS, then the many-nodes
 #            workloads SCALE_MANY; SCALE_ROUNDS (3) rounds per kubelet
@@ -16,6 +16,14 @@
 #   smoke    110, 500 and 1,000 pods @1 s and 3 x 200 pods @10 s, one round per
 #            kubelet, short windows -> _output/scale/smoke-<UTC date>/ (proves the pipeline)
 #   nodes    only the many-nodes workloads
+#   flips    the readiness-flip campaign (`make flip-campaign`): 1,000 pods
+#            @10 s on one node, readiness of every pod failing for 5 periods
+#            every 8 periods, SCALE_FLIP_SPANS (10) times per window: 20,000
+#            due flips per kubelet per round (25 status writes a second, half
+#            the kubelet's default API QPS); with SCALE_PERIODS=1, one pod in
+#            ceil(pods / (100 x period)) flips, the same 25 a second. No restart
+#            phase, no profile; 1 round -> e2e/results/hollow-flips-<UTC date>/
+#            (~45 min at 10 s)
 #
 # Resuming (the full mode takes ~5-6 h; a working session may have less):
 # SCALE_RESUME=<results directory> continues a run that stopped or failed
@@ -111,7 +119,16 @@ case ${mode} in
     rounds=${SCALE_ROUNDS:-3}
     profile=${SCALE_PROFILE:-0}
     ;;
-  *) pw::die "usage: $0 [full|reduced|smoke|nodes]" ;;
+  flips)
+    out=${SCALE_OUT:-${PW_ROOT}/e2e/results/hollow-flips-${stamp}}
+    pods=${SCALE_PODS:-1000}
+    periods=${SCALE_PERIODS:-10}
+    many=""
+    rounds=${SCALE_ROUNDS:-1}
+    profile=0
+    flips=1
+    ;;
+  *) pw::die "usage: $0 [full|reduced|smoke|nodes|flips]" ;;
 esac
 pods=$(list "${pods}")
 periods=$(list "${periods}")
@@ -125,10 +142,16 @@ round_estimate=${SCALE_ROUND_ESTIMATE:-1800}
 [[ ${round_estimate} =~ ^[0-9]+$ ]] || pw::die "SCALE_ROUND_ESTIMATE=${round_estimate}: want seconds"
 # window_for <period s>: the -window flag's value ("" = pwscale's default).
 # Smoke windows are as short as the readiness flip allows (pwscale checks:
-# window >= window/4 + 8 periods + 10 s), at least 30 s.
+# window >= window/4 + 8 periods + 10 s), at least 30 s. A flips window holds
+# SCALE_FLIP_SPANS failure spans 8 periods apart: the last one ends 3 periods
+# + 10 s before the window does, and the first starts at a quarter of it.
+flip_spans=${SCALE_FLIP_SPANS:-10}
+[[ ${flip_spans} =~ ^[1-9][0-9]*$ ]] || pw::die "SCALE_FLIP_SPANS=${flip_spans}: want a positive integer"
 window_for() {
   if [[ -n ${SCALE_WINDOW:-} ]]; then
     echo "${SCALE_WINDOW}"
+  elif [[ -n ${flips:-} ]]; then
+    echo "$(((8 * $1 * flip_spans + 10) * 4 / 3 + 1))s"
   elif [[ -n ${short:-} ]]; then
     echo "$(((8 * $1 + 10) * 4 / 3 + 1 > 30 ? (8 * $1 + 10) * 4 / 3 + 1 : 30))s"
   fi
@@ -245,8 +268,8 @@ else
       esac
       printf '%s=%q\n' "${k}" "${!v}"
     done
-    printf 'SCALE_WINDOW=%q\nSCALE_SETTLE=%q\nSCALE_PWSCALE_ARGS=%q\nSCALE_PATCHSET=%q\n' \
-      "${SCALE_WINDOW:-}" "${SCALE_SETTLE:-}" "${SCALE_PWSCALE_ARGS:-}" "${patchset}"
+    printf 'SCALE_WINDOW=%q\nSCALE_SETTLE=%q\nSCALE_PWSCALE_ARGS=%q\nSCALE_FLIP_SPANS=%q\nSCALE_PATCHSET=%q\n' \
+      "${SCALE_WINDOW:-}" "${SCALE_SETTLE:-}" "${SCALE_PWSCALE_ARGS:-}" "${flip_spans}" "${patchset}"
   } >"${out}/scale.env"
 fi
 [[ -n ${resume} ]] || {
@@ -255,6 +278,7 @@ fi
   ((${#skipped[@]} == 0)) || echo "left out (SCALE_MAX_PODS_AT_1S=${max1s}): ${skipped[*]}"
   echo "rounds per kubelet: ${rounds} (ABBA), window: ${SCALE_WINDOW:-$([[ -n ${short:-} ]] && echo "short (max(30 s, (8 periods + 10 s) x 4/3))" || echo "pwscale default (max(60 s, 13 periods))")}, settle: ${SCALE_SETTLE:-pwscale default (max(15 s, 2 periods))}, ready timeout: ${ready_timeout:-pwscale default (5 min + 0.1 s per pod)}, exec latency: ${exec_latency}, profile: ${profile}"
   echo "extra pwscale flags: ${SCALE_PWSCALE_ARGS:-none}"
+  [[ -z ${flips:-} ]] || echo "flips: one pod in ceil(pods / (100 x period)) fails its readiness check for 5 periods every 8 periods, ${flip_spans} times per window (-flip-every, -flip-cycle); -restart=false"
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "machine: $(nproc) CPUs ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)), $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), kernel $(uname -r), $(go version)"
   echo "kubelets: $("${bin[stock]}" --version) (stock), $("${bin[probewheel]}" --version) (probewheel, patches/ sha256 ${patchset})"
@@ -357,6 +381,8 @@ for wl in "${workloads[@]}"; do
       [[ -n ${SCALE_SETTLE:-} ]] && args+=(-settle "${SCALE_SETTLE}")
       [[ -n ${ready_timeout} ]] && args+=(-ready-timeout "${ready_timeout}")
       [[ ${profile} == 1 ]] && args+=(-profile)
+      [[ -z ${flips:-} ]] || args+=(-restart=false -flip-cycle "$((8 * period))s"
+        -flip-every "$(((p + 100 * period - 1) / (100 * period)))")
       read -ra extra <<<"${SCALE_PWSCALE_ARGS:-}"
       # pwscale's progress goes to stderr and into the run's log. In the
       # background, so that a signal reaches the trap at once.

@@ -132,6 +132,7 @@ type node struct {
 	ctx     context.Context
 	mgr     bench.Manager
 	status  status.Manager
+	pods    kubepod.Manager            // empty unless a test adds its pods: the status manager's view of the kubelet's pods
 	results map[string]results.Manager // "liveness", "readiness", "startup"
 	runner  *runner
 	done    chan struct{}
@@ -146,11 +147,16 @@ type update struct {
 	at time.Duration // since runner.t0
 }
 
-func newNode(t *testing.T, impl bench.Impl) *node {
+func newNode(t *testing.T, impl bench.Impl) *node { return newNodeWith(t, impl, nil) }
+
+// newNodeWith is newNode with a sync loop: each update, once recorded, is
+// passed to onUpdate, as the kubelet's syncLoopIteration reads it.
+func newNodeWith(t *testing.T, impl bench.Impl, onUpdate func(kind string, u results.Update)) *node {
 	podManager := kubepod.NewBasicPodManager()
 	n := &node{
-		t:   t,
-		ctx: klog.NewContext(context.Background(), klog.Background()),
+		t:    t,
+		pods: podManager,
+		ctx:  klog.NewContext(context.Background(), klog.Background()),
 		status: status.NewManager(&fake.Clientset{}, podManager, &statustest.FakePodDeletionSafetyProvider{},
 			kubeletutil.NewPodStartupLatencyTracker()),
 		results: map[string]results.Manager{"liveness": results.NewManager(), "readiness": results.NewManager(), "startup": results.NewManager()},
@@ -169,6 +175,9 @@ func newNode(t *testing.T, impl bench.Impl) *node {
 					n.mu.Lock()
 					n.updates[kind] = append(n.updates[kind], update{u, time.Since(n.runner.t0)})
 					n.mu.Unlock()
+					if onUpdate != nil {
+						onUpdate(kind, u)
+					}
 				case <-n.done:
 					return
 				}
@@ -193,22 +202,35 @@ func (n *node) addPod(name string, c v1.Container) *v1.Pod {
 // addPodUID adds a running pod with one container named like the pod, whose
 // ID is the pod's UID: a pod created again under the same name is another pod.
 func (n *node) addPodUID(name string, uid types.UID, c v1.Container) *v1.Pod {
+	pod := runningPod(name, uid, c)
+	n.start(pod)
+	return pod
+}
+
+// runningPod is a pod with one container named like the pod.
+func runningPod(name string, uid types.UID, c v1.Container) *v1.Pod {
 	c.Name = name
-	pod := &v1.Pod{
+	return &v1.Pod{
 		ObjectMeta: metav1.ObjectMeta{UID: uid, Name: name, Namespace: "parity"},
 		Spec:       v1.PodSpec{Containers: []v1.Container{c}},
 	}
+}
+
+// start does what the kubelet does for a pod whose container runs: the pod
+// manager has it, the status manager has its status, the prober its workers.
+func (n *node) start(pod *v1.Pod) {
+	name := pod.Spec.Containers[0].Name
+	n.pods.AddPod(pod)
 	n.status.SetPodStatus(klog.Background(), pod, v1.PodStatus{
 		Phase: v1.PodRunning,
 		ContainerStatuses: []v1.ContainerStatus{{
 			Name:        name,
-			ContainerID: "parity://" + string(uid),
+			ContainerID: "parity://" + string(pod.UID),
 			State:       v1.ContainerState{Running: &v1.ContainerStateRunning{StartedAt: metav1.Now()}},
 			Started:     ptr.To(true),
 		}},
 	})
 	n.mgr.AddPod(n.ctx, pod)
-	return pod
 }
 
 // updatePodStatus plays the kubelet's status sync, which triggers a manual

@@ -50,7 +50,7 @@ const (
 type options struct {
 	kubeconfig, hollowNode, flavor, runID, out, rundir, nodeIP, handlers, namespace string
 	round, nodes, pods, kubeletV, apiBurst, podsPerIP, flipEvery                    int
-	period, window, settle, execLatency, readyTimeout                               time.Duration
+	period, window, settle, execLatency, readyTimeout, flipCycle                    time.Duration
 	apiQPS, createQPS                                                               float64
 	restart, profile, uts, dump                                                     bool
 }
@@ -74,6 +74,7 @@ func parseFlags() *options {
 	flag.DurationVar(&o.window, "window", 0, "measured steady window (default max(60s, 13 periods): the shortest that holds the readiness flip at 10 s)")
 	flag.DurationVar(&o.settle, "settle", 0, "wait after all pods are Ready, before the window (default max(15s, 2 periods))")
 	flag.IntVar(&o.flipEvery, "flip-every", 20, "one pod in this many fails its readiness check for 5 periods during the window (0: none)")
+	flag.DurationVar(&o.flipCycle, "flip-cycle", 0, "the flipped pods fail again every this long while the window lasts (0: once; at least 8 periods)")
 	flag.DurationVar(&o.readyTimeout, "ready-timeout", 0, "how long to wait for all pods Ready before measuring anyway (>= 95 % Ready) or failing (default 5 min + 0.1 s per pod)")
 	flag.Float64Var(&o.createQPS, "create-qps", 0, "pods created per second (0: as fast as the apiserver takes them, a batch)")
 	flag.IntVar(&o.podsPerIP, "pods-per-ip", 50, "pods sharing one loopback pod IP")
@@ -97,7 +98,10 @@ func parseFlags() *options {
 	if o.settle == 0 {
 		o.settle = max(15*time.Second, 2*o.period)
 	}
-	if o.flipEvery > 0 && o.window < o.window/4+flipFor(o.period)+3*o.period+10*time.Second {
+	if o.flipCycle != 0 && o.flipCycle < flipFor(o.period)+3*o.period {
+		fail("-flip-cycle %v: at least %v (%v of failure, then 3 periods of success)", o.flipCycle, flipFor(o.period)+3*o.period, flipFor(o.period))
+	}
+	if o.flipEvery > 0 && len(flipSpans(o.window, o.period, o.flipCycle)) == 0 {
 		fail("-window %v is too short for the readiness flip (%v of failure from window/4 on)", o.window, flipFor(o.period))
 	}
 	for _, p := range []*string{&o.rundir, &o.kubeconfig, &o.hollowNode, &o.out} {
@@ -115,6 +119,22 @@ func parseFlags() *options {
 
 // flipFor: a flipped pod's readiness check fails for failureThreshold (3) + 2 periods.
 func flipFor(period time.Duration) time.Duration { return 5 * period }
+
+// flipSpans says when the flipped pods' readiness check fails, as offsets from
+// the window's start: from window/4 for flipFor(period), then again every
+// cycle (0: once). A span is kept only if it ends 3 periods + 10 s before the
+// window does, so that the Ready it calls for is due, and shown, inside the
+// window.
+func flipSpans(window, period, cycle time.Duration) [][2]time.Duration {
+	var out [][2]time.Duration
+	for from := window / 4; from+flipFor(period)+3*period+10*time.Second <= window; from += cycle {
+		out = append(out, [2]time.Duration{from, from + flipFor(period)})
+		if cycle <= 0 {
+			break
+		}
+	}
+	return out
+}
 
 func fail(format string, a ...any) {
 	fmt.Fprintf(os.Stderr, "pwscale: "+format+"\n", a...)
@@ -217,8 +237,12 @@ type Result struct {
 // readiness probe in a row, Ready at the next successful one), pod by pod and
 // in order (matchFlips): a due flip never shown is lost, a shown flip not due
 // is extra. Only pods Ready at the window's start count.
+// maxExamples bounds Transitions.Examples: enough to name every pod with an
+// extra flip in a campaign of rare ones, short where a broken run loses many.
+const maxExamples = 50
+
 type Transitions struct {
-	Flipped int `json:"flipped"` // pods whose readiness check failed for 5 periods
+	Flipped int `json:"flipped"` // pods whose readiness check failed for 5 periods, once or every -flip-cycle
 	// Exercised: flipped pods whose target answered at least 3 failures in a
 	// row (fewer when probes were late or lost: then no flip is due).
 	Exercised int `json:"exercised"`
@@ -227,8 +251,8 @@ type Transitions struct {
 	Lost      int `json:"lost"`     // due but never shown
 	Extra     int `json:"extra"`    // shown but not due, on any pod
 	Skipped   int `json:"skipped"`  // pods not Ready at the window's start: not counted
-	// Examples: up to 10 pods with a lost or extra flip, their due and shown
-	// sequences (seconds from the window's start).
+	// Examples: up to maxExamples pods with a lost or extra flip, their due
+	// and shown sequences (seconds from the window's start).
 	Examples []string `json:"examples,omitempty"`
 }
 

@@ -100,28 +100,31 @@ func (b *bench) window(ctx context.Context, tCreate, tWin time.Time) error {
 			flipped[p.pods[i].key(kReadiness)] = true
 		}
 	}
-	tFlip := tWin.Add(o.window / 4)
-	tUnflip := tFlip.Add(flipFor(o.period))
+	var spans [][2]time.Duration // parseFlags made sure there is one if any pod flips
+	if len(flipKeys) > 0 {
+		spans = flipSpans(o.window, o.period, o.flipCycle)
+	}
 	tEnd := tWin.Add(o.window)
-	logf("window %v: readiness of %d pods fails from +%v to +%v", o.window, len(flipKeys),
-		tFlip.Sub(tWin).Round(time.Second), tUnflip.Sub(tWin).Round(time.Second))
+	if len(spans) > 0 {
+		logf("window %v: readiness of %d pods fails from +%v for %v, %d time(s) every %v", o.window, len(flipKeys),
+			spans[0][0].Round(time.Second), flipFor(o.period), len(spans), o.flipCycle)
+	}
 	setFlip := func(fail bool) {
 		for _, k := range flipKeys {
 			b.rec.setFail(k, fail)
 		}
 	}
+	// flipState counts the span edges passed: even outside a span, odd inside.
+	flipEdge := func(i int) time.Time { return tWin.Add(spans[i/2][i%2]) }
 	flipState := 0
 	nextSample := tWin.Add(sampleEvery)
 	var last []scrape
 	for {
 		now := time.Now()
 		switch {
-		case flipState == 0 && !now.Before(tFlip):
-			setFlip(true)
-			flipState = 1
-		case flipState == 1 && !now.Before(tUnflip):
-			setFlip(false)
-			flipState = 2
+		case flipState < 2*len(spans) && !now.Before(flipEdge(flipState)):
+			flipState++
+			setFlip(flipState%2 == 1)
 		}
 		if !now.Before(nextSample) || !now.Before(tEnd) {
 			final := !now.Before(tEnd)
@@ -156,16 +159,14 @@ func (b *bench) window(ctx context.Context, tCreate, tWin time.Time) error {
 			}
 		}
 		wake := earliest(nextSample, tEnd)
-		if flipState == 0 {
-			wake = earliest(wake, tFlip)
-		} else if flipState == 1 {
-			wake = earliest(wake, tUnflip)
+		if flipState < 2*len(spans) {
+			wake = earliest(wake, flipEdge(flipState))
 		}
 		if err := sleepCtx(ctx, max(time.Until(wake), time.Millisecond)); err != nil {
 			return err
 		}
 	}
-	if flipState < 2 {
+	if flipState%2 == 1 {
 		setFlip(false)
 	}
 	b.checkSelfSockets()
@@ -272,8 +273,8 @@ func (b *bench) window(ctx context.Context, tCreate, tWin time.Time) error {
 		r.CPUCores, r.RSSMiB, r.Goroutines, r.Lateness.Intervals, r.Lateness.P99AbsMs, r.Lateness.MaxAbsMs, r.Lateness.Missed)
 
 	// Readiness flips on the API: wait (a bounded time) for the due flips to
-	// show, then count. The last are due one period after tUnflip, well
-	// before the window's end; a flip still missing 2 periods + 20 s later
+	// show, then count. The last are due one period after the last span's
+	// end, well before the window's end; a flip still missing 2 periods + 20 s later
 	// is lost.
 	deadline := time.Now().Add(2*o.period + 20*time.Second)
 	for time.Now().Before(deadline) && b.transitions(tWin, time.Now()).Lost > 0 {
@@ -342,7 +343,7 @@ func (b *bench) transitions(from, to time.Time) Transitions {
 		tr.Seen += m.Paired
 		tr.Lost += m.Lost
 		tr.Extra += m.Extra
-		if (m.Lost > 0 || m.Extra > 0) && len(tr.Examples) < 10 {
+		if (m.Lost > 0 || m.Extra > 0) && len(tr.Examples) < maxExamples {
 			tr.Examples = append(tr.Examples, fmt.Sprintf("%s: due %s, shown %s", pp.name,
 				flipString(due, from), flipString(shown, from)))
 		}

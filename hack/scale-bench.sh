@@ -276,7 +276,7 @@ fi
   echo "command: hack/scale-bench.sh ${mode}"
   echo "workloads (nodes pods period handlers): $(printf '[%s] ' "${workloads[@]}")"
   ((${#skipped[@]} == 0)) || echo "left out (SCALE_MAX_PODS_AT_1S=${max1s}): ${skipped[*]}"
-  echo "rounds per kubelet: ${rounds} (ABBA), window: ${SCALE_WINDOW:-$([[ -n ${short:-} ]] && echo "short (max(30 s, (8 periods + 10 s) x 4/3))" || echo "pwscale default (max(60 s, 13 periods))")}, settle: ${SCALE_SETTLE:-pwscale default (max(15 s, 2 periods))}, ready timeout: ${ready_timeout:-pwscale default (5 min + 0.1 s per pod)}, exec latency: ${exec_latency}, profile: ${profile}"
+  echo "rounds per kubelet: ${rounds} (ABBA), window: ${SCALE_WINDOW:-$(if [[ -n ${flips:-} ]]; then echo "flips ((8 periods x ${flip_spans} + 10 s) x 4/3 + 1 s)"; elif [[ -n ${short:-} ]]; then echo "short (max(30 s, (8 periods + 10 s) x 4/3))"; else echo "pwscale default (max(60 s, 13 periods))"; fi)}, settle: ${SCALE_SETTLE:-pwscale default (max(15 s, 2 periods))}, ready timeout: ${ready_timeout:-pwscale default (5 min + 0.1 s per pod)}, exec latency: ${exec_latency}, profile: ${profile}"
   echo "extra pwscale flags: ${SCALE_PWSCALE_ARGS:-none}"
   [[ -z ${flips:-} ]] || echo "flips: one pod in ceil(pods / (100 x period)) fails its readiness check for 5 periods every 8 periods, ${flip_spans} times per window (-flip-every, -flip-cycle); -restart=false"
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"

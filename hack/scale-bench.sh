@@ -21,9 +21,10 @@
 #            every 8 periods, SCALE_FLIP_SPANS (10) times per window: 20,000
 #            due flips per kubelet per round (25 status writes a second, half
 #            the kubelet's default API QPS); with SCALE_PERIODS=1, one pod in
-#            ceil(pods / (100 x period)) flips, the same 25 a second. No restart
+#            ceil(pods / (100 x period)) flips, the same 25 a second (and
+#            SCALE_FLIP_SPANS=100 keeps the window and the 20,000). No restart
 #            phase, no profile; 1 round -> e2e/results/hollow-flips-<UTC date>/
-#            (~45 min at 10 s)
+#            (~40 min)
 #
 # Resuming (the full mode takes ~5-6 h; a working session may have less):
 # SCALE_RESUME=<results directory> continues a run that stopped or failed

@@ -37,7 +37,20 @@ type kubeletSync struct {
 
 	mu    sync.Mutex // serialises a write and its observation
 	ready bool
-	shown []string // "Ready"/"NotReady" and when, since runner.t0
+	shown []shownFlip
+}
+
+// shownFlip is a change of the pod's Ready condition and when, since runner.t0.
+type shownFlip struct {
+	ready bool
+	at    time.Duration
+}
+
+func (f shownFlip) String() string {
+	if f.ready {
+		return "Ready@" + f.at.String()
+	}
+	return "NotReady@" + f.at.String()
 }
 
 func newKubeletSync(t *testing.T, impl bench.Impl, syncWork time.Duration) *kubeletSync {
@@ -100,11 +113,7 @@ func (k *kubeletSync) write(f func()) {
 	}
 	if ready != k.ready {
 		k.ready = ready
-		state := "NotReady"
-		if ready {
-			state = "Ready"
-		}
-		k.shown = append(k.shown, state+"@"+time.Since(k.n.runner.t0).String())
+		k.shown = append(k.shown, shownFlip{ready, time.Since(k.n.runner.t0)})
 	}
 }
 
@@ -113,10 +122,9 @@ func (k *kubeletSync) shownSince(t time.Duration) string {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	var out []string
-	for _, s := range k.shown {
-		at, _ := time.ParseDuration(s[strings.Index(s, "@")+1:])
-		if at >= t {
-			out = append(out, s)
+	for _, f := range k.shown {
+		if f.at >= t {
+			out = append(out, f.String())
 		}
 	}
 	return strings.Join(out, " ")

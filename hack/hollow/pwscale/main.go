@@ -232,15 +232,15 @@ type Result struct {
 	Error            string   `json:"error,omitempty"`
 }
 
+// maxExamples bounds Transitions.Examples: enough to name every pod with an
+// extra flip in a campaign of rare ones, short where a broken run loses many.
+const maxExamples = 50
+
 // Transitions compares the readiness flips the API showed during the window
 // with the ones the targets' answers call for (NotReady at the 3rd failed
 // readiness probe in a row, Ready at the next successful one), pod by pod and
 // in order (matchFlips): a due flip never shown is lost, a shown flip not due
 // is extra. Only pods Ready at the window's start count.
-// maxExamples bounds Transitions.Examples: enough to name every pod with an
-// extra flip in a campaign of rare ones, short where a broken run loses many.
-const maxExamples = 50
-
 type Transitions struct {
 	Flipped int `json:"flipped"` // pods whose readiness check failed for 5 periods, once or every -flip-cycle
 	// Exercised: flipped pods whose target answered at least 3 failures in a

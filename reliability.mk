@@ -22,10 +22,12 @@ RELIABILITY_ENV = PROBEWHEEL_RELIABILITY_OUT=$(RELIABILITY_OUT) \
 	$(if $(WAVE),PROBEWHEEL_WAVE=$(WAVE)) $(if $(STALL),PROBEWHEEL_STALL=$(STALL))
 
 # Appends what a result depends on to $(RELIABILITY_OUT)/runs.txt: target, commit, whether
-# pkg/ differs from it, machine and load (real-time figures swing with the load of a shared host).
+# pkg/ differs from it, the main line's patch set (the sum release records and hollow runs name;
+# make test keeps patches/ in step with pkg/), machine and load (real-time figures swing with
+# the load of a shared host).
 define reliability_note
 	@mkdir -p $(RELIABILITY_OUT)
-	@echo "$$(date -u +%FT%TZ) make $@: commit $$(git rev-parse --short HEAD)$$(git diff --quiet HEAD -- pkg || echo ' + uncommitted pkg/ changes'), $$(nproc) CPUs, $$($(GO) env GOVERSION), load $$(cut -d' ' -f1-3 /proc/loadavg)" >> $(RELIABILITY_OUT)/runs.txt
+	@echo "$$(date -u +%FT%TZ) make $@: commit $$(git rev-parse --short HEAD)$$(git diff --quiet HEAD -- pkg || echo ' + uncommitted pkg/ changes'), patch set $$(bash -c 'source hack/lib.sh && pw::series_sum "$${PW_KUBE_MINOR}"'), $$(nproc) CPUs, $$($(GO) env GOVERSION), load $$(cut -d' ' -f1-3 /proc/loadavg)" >> $(RELIABILITY_OUT)/runs.txt
 endef
 
 .PHONY: reliability reliability-short soak soak-real slow-kubelet slow-kubelet-sim fuzz-diff

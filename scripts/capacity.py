@@ -133,11 +133,12 @@ def main():
     data = points(read_raw(os.path.join(d, "raw.txt")))
     if not data:
         sys.exit(f"{d}/raw.txt: no BenchmarkSteady results at a 1 s period")
+    text = table(data)
     with open(os.path.join(d, "capacity.md"), "w") as f:
-        f.write(table(data))
+        f.write(text)
     os.makedirs(os.path.join(d, "plots"), exist_ok=True)
     plot(data, os.path.join(d, "plots", "capacity.png"))
-    print(open(os.path.join(d, "capacity.md")).read())
+    print(text)
 
 
 if __name__ == "__main__":

@@ -132,7 +132,7 @@ type node struct {
 	ctx     context.Context
 	mgr     bench.Manager
 	status  status.Manager
-	pods    kubepod.Manager            // empty unless a test adds its pods: the status manager's view of the kubelet's pods
+	pods    kubepod.Manager            // the kubelet's pods (start adds each), as the status manager sees them
 	results map[string]results.Manager // "liveness", "readiness", "startup"
 	runner  *runner
 	done    chan struct{}

@@ -89,8 +89,8 @@ func (k *kubeletSync) askSync() {
 // sync is the pod worker's: generateAPIPodStatus's readiness, then, after
 // syncWork, the write.
 func (k *kubeletSync) sync() {
-	st, _ := k.n.status.GetPodStatus(k.pod.UID)
-	old, s := *st.DeepCopy(), *st.DeepCopy()
+	old, _ := k.n.status.GetPodStatus(k.pod.UID)
+	s := *old.DeepCopy() // UpdatePodStatus writes into it; old stays the cached status, read only
 	k.n.mgr.UpdatePodStatus(k.n.ctx, k.pod, &s)
 	time.Sleep(k.syncWork)
 	s.Conditions = []v1.PodCondition{

@@ -66,8 +66,9 @@ suites() {
     lines+=("${label}${pkgs}, gate ${gate}: $(total_of "${out}")")
   done
 }
-# nodes_of <kind-up output>: its node summary lines (kubelet version, label), joined.
-nodes_of() { sed -n 's/^  \(.*: kubelet .*\)$/\1/p' "$1" | paste -sd ';' | sed 's/;/; /g'; }
+# nodes_of <kind-up output>: its node summary lines ("<node>: kubelet v..., <label>"),
+# joined; a test's log line that mentions the kubelet does not match.
+nodes_of() { sed -n 's/^  \([a-z0-9.-]*: kubelet v[^ ]*, .*\)$/\1/p' "$1" | paste -sd ';' | sed 's/;/; /g'; }
 
 summary=()
 for r in "${releases[@]}"; do

@@ -116,9 +116,9 @@ limitations under the License.
 //     once per worker instead of on every run: both are fixed for the
 //     worker's lifetime (TestExecCommandExpandedOnce).
 //   - A worker points at its pod's container instead of keeping a 400-byte
-//     copy, and an exec run no longer copies the container into the command
-//     it hands the runtime, which only logs its name
-//     (TestWorkerSharesThePodsContainer).
+//     copy, and the command an exec run hands the runtime carries the
+//     container's name, all the runtime logs of it, instead of a copy of the
+//     container (TestWorkerSharesThePodsContainer).
 //   - An HTTP probe's request is built once per pod IP instead of on every
 //     run: net/http's client sends a request without changing it, so one
 //     request puts the same bytes on the wire every time

@@ -25,11 +25,11 @@ import (
 // The loop runs quick runs itself. Handing a tick's due runs to an executor
 // costs a goroutine wake-up on top of the loop's own — a trip through the Go
 // scheduler and a futex, about what a whole no-op probe run costs — so at
-// density the hand-off was most of what probewheel added to a run. Instead
-// the goroutine that woke for a tick executes that tick's runs, one after the
-// other, as long as each is known to be quick (its probe's last run took less
-// than inlineMaxRun) and the batch has not used up inlineBudget; whatever is
-// left goes to executors as before.
+// density the hand-off would be most of what the scheduler adds to a run.
+// Instead the goroutine that woke for a tick executes that tick's runs, one
+// after the other, as long as each is known to be quick (its probe's last run
+// took less than inlineMaxRun) and the batch has not used up inlineBudget;
+// whatever is left goes to executors.
 //
 // The wheel must never wait behind a run (Netty #11724: a slow task run on
 // the wheel's thread makes every timer late). So the loop's goroutine is the
@@ -48,7 +48,7 @@ import (
 //	G1 runs B, which hangs
 //	at tick 251, 4 ms after the batch started, the watchdog fires: G2 becomes
 //	the loop, an executor takes C
-//	G1: B times out; its probe is no longer quick. G1 is now an executor.
+//	G1: B times out, so its probe is not quick; G1 serves as an executor.
 //
 // So a quick probe that turns slow delays the runs queued behind it on its
 // tick by at most inlineWatchMax, once, and the wheel by no more.

@@ -55,21 +55,25 @@ func TestSameContainerID(t *testing.T) {
 	}
 }
 
-// commandRunner records the commands of exec probes.
+// commandRunner records the commands of exec probes: a copy of each, and
+// each as given.
 type commandRunner struct {
-	mu   sync.Mutex
-	cmds [][]string
+	mu    sync.Mutex
+	cmds  [][]string
+	given [][]string
 }
 
 func (r *commandRunner) RunInContainer(_ context.Context, _ kubecontainer.ContainerID, cmd []string, _ time.Duration) ([]byte, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.cmds = append(r.cmds, slices.Clone(cmd))
+	r.given = append(r.given, cmd)
 	return nil, nil
 }
 
-// TestExecCommandExpandedOnce: the command a worker runs, expanded once when
-// it is created, is the command upstream expands on every run.
+// TestExecCommandExpandedOnce: the command a worker runs, expanded at its
+// first run and reused by the next, is the command upstream expands on every
+// run.
 func TestExecCommandExpandedOnce(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -97,11 +101,16 @@ func TestExecCommandExpandedOnce(t *testing.T) {
 			if _, err := m.prober.probe(ctx, liveness, pod, v1.PodStatus{}, *w.container, id); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := m.prober.probeWith(ctx, liveness, pod, v1.PodStatus{}, w.container, id, &w.cache); err != nil {
-				t.Fatal(err)
+			for range 2 {
+				if _, err := m.prober.probeWith(ctx, liveness, pod, v1.PodStatus{}, w.container, id, &w.cache); err != nil {
+					t.Fatal(err)
+				}
 			}
-			if len(runner.cmds) != 2 || !slices.Equal(runner.cmds[0], runner.cmds[1]) {
-				t.Errorf("upstream's path ran %q, the worker's %q", runner.cmds[0], runner.cmds[1:])
+			if len(runner.cmds) != 3 || !slices.Equal(runner.cmds[0], runner.cmds[1]) || !slices.Equal(runner.cmds[0], runner.cmds[2]) {
+				t.Fatalf("upstream's path ran %q, the worker's %q", runner.cmds[0], runner.cmds[1:])
+			}
+			if len(tc.command) > 0 && &runner.given[1][0] != &runner.given[2][0] {
+				t.Error("the worker's second run expanded the command again")
 			}
 		})
 	}

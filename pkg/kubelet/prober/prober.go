@@ -165,13 +165,7 @@ func (pb *prober) runProbe(ctx context.Context, probeType probeType, p *v1.Probe
 		if loggerV := logger.V(4); loggerV.Enabled() {
 			loggerV.Info("Exec-Probe runProbe", "pod", klog.KObj(pod), "containerName", container.Name, "execCommand", p.Exec.Command)
 		}
-		var command []string
-		if cache != nil {
-			command = cache.execCommand
-		}
-		if command == nil {
-			command = kubecontainer.ExpandContainerCommandOnlyStatic(p.Exec.Command, container.Env)
-		}
+		command := cache.execCommand(p.Exec, container)
 		return pb.exec.Probe(pb.newExecInContainer(ctx, pod, *container, containerID, command, timeout))
 
 	case p.HTTPGet != nil:
@@ -235,8 +229,8 @@ type execInContainer struct {
 	run    func() ([]byte, error)
 	writer io.Writer
 	pod    *v1.Pod
-	// The container's name only: a copy of the whole container on every exec run was the
-	// largest allocation of a probe run.
+	// The container's name only: the runtime logs nothing else of it, and a copy of the
+	// whole container would be the largest allocation of an exec run.
 	containerName string
 }
 

@@ -23,13 +23,14 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	utilnet "k8s.io/apimachinery/pkg/util/net"
+	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 	"k8s.io/kubernetes/pkg/probe"
 	httpprobe "k8s.io/kubernetes/pkg/probe/http"
 )
 
 // probeWriteBufferSize is the write buffer of an HTTP probe's connection. A
 // probe's request is a GET of a few hundred bytes, and every probe dials a new
-// connection (no keep-alive), so net/http's default 4 KiB buffer was a quarter
+// connection (no keep-alive), so net/http's default 4 KiB buffer would be a quarter
 // of a run's allocations. A request larger than the buffer goes out in more
 // than one write, byte for byte the same. The read buffer keeps net/http's
 // default: a chunked response's size line must fit in it, so it bounds what a
@@ -73,13 +74,28 @@ func (pr httpProber) Probe(req *http.Request, timeout time.Duration) (probe.Resu
 // the pod's IP. Only the worker's own run uses it: a probe has one run in
 // flight at a time.
 type runCache struct {
-	// An exec probe's command with the container's environment expanded.
-	execCommand []string
+	// An exec probe's command with the container's environment expanded, once
+	// execExpanded is set.
+	execCmd      []string
+	execExpanded bool
 	// An HTTP probe's request for httpPodIP. net/http's client does not
 	// change a request it sends (it copies it to set a deadline or follow a
 	// redirect), so one request serves every run: the same bytes on the wire.
 	httpReq   *http.Request
 	httpPodIP string
+}
+
+// execCommand returns exec's command with container's environment expanded.
+// A nil cache expands it every time, as upstream does.
+func (rc *runCache) execCommand(exec *v1.ExecAction, container *v1.Container) []string {
+	if rc != nil && rc.execExpanded {
+		return rc.execCmd
+	}
+	cmd := kubecontainer.ExpandContainerCommandOnlyStatic(exec.Command, container.Env)
+	if rc != nil {
+		rc.execCmd, rc.execExpanded = cmd, true
+	}
+	return cmd
 }
 
 // httpRequest returns the request of httpGet to podIP. A nil cache builds it

@@ -249,9 +249,6 @@ func newWorker(
 		w.resultsManager = m.startupManager
 		w.initialValue = results.Unknown
 	}
-	if w.spec != nil && w.spec.Exec != nil {
-		w.cache.execCommand = kubecontainer.ExpandContainerCommandOnlyStatic(w.spec.Exec.Command, container.Env)
-	}
 	if m.scheduler == nil {
 		w.stopCh = make(chan struct{}, 1)          // Buffer so stop() can be non-blocking.
 		w.manualTriggerCh = make(chan struct{}, 1) // Buffer so prober_manager can do non-blocking calls to doProbe.

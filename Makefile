@@ -14,14 +14,15 @@ PKG      := ./pkg/kubelet/prober/...
 # -fuzztime deadline as a failure (go.dev/issue/75804, fixed in Go 1.27).
 FUZZTIME ?= 40000x
 
-.PHONY: all test vet unit fuzz verify-patches verify-patches-test verify-series patches results-index bench bench-full \
+.PHONY: all test vet unit fuzz verify-patches verify-patches-test verify-series patches results-index patch-set bench bench-full \
         bench-smoke kubelet minors upstream-test ci clean
 
 all: test
 
 ## test: vet, patch-set check (and its own test), package tests with -race (FuzzWheel's seeds
-## among them), bench smoke
-test: vet verify-patches verify-patches-test unit bench-smoke verify-docs
+## among them), bench smoke, the docs' commands, links and records, the hollow-node driver's
+## own tests (scale.mk) and the reliability runs' short forms (reliability.mk)
+test: vet verify-patches verify-patches-test unit bench-smoke verify-docs scale-test reliability-short
 
 vet:
 	@out=$$("$$($(GO) env GOROOT)/bin/gofmt" -l pkg bench e2e); \
@@ -36,7 +37,7 @@ vet:
 # default (upstream's per-probe loop).
 GATE_OFF := -ldflags=-X=$(shell awk '$$1 == "module" {print $$2; exit}' go.mod)/pkg/features.probeTimerWheelDefault=false
 unit:
-	$(GO) test -race -count=1 $(PKG) ./bench/parity/ ./bench/ ./bench/resultsindex/
+	$(GO) test -race -count=1 $(PKG) ./bench/parity/ ./bench/ ./bench/measure/ ./bench/resultsindex/
 	$(GO) test -race -count=1 $(GATE_OFF) $(PKG)
 
 ## fuzz: FuzzWheel on FUZZTIME new inputs. Not in make test: -fuzz instruments every package the
@@ -69,6 +70,10 @@ verify-series:
 ## fails when it is not current)
 results-index:
 	$(GO) test -count=1 -run '^TestIndexIsCurrent$$' ./bench/resultsindex/ -update
+
+## patch-set: print the main line's patch set, the series sum that results and release records name
+patch-set:
+	@bash -c 'source hack/lib.sh && pw::series_sum "$${PW_KUBE_MINOR}"'
 
 ## verify-docs: every make target, script and relative link README.md and docs/*.md show exists;
 ## runs the cheap ones (make -n, --help); the README's table of releases and CI's time match their

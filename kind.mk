@@ -85,23 +85,28 @@ kind-e2e-density: kind-tools
 # TestChaos (e2e/chaos_test.go) on the one worker of a fresh cluster
 # (KIND_WORKERS=1, maxPods from hack/kind/chaos-kubelet-config.sh): kill -9 of
 # the kubelet, containerd restarted, the node container restarted, 10 minutes
-# of pod churn; chaos.json, summary.md, the kubelet's goroutine dumps before and after
-# the churn (goroutines-*.txt.gz) and the test's log (test.log) into
-# KIND_CHAOS_OUT (default e2e/results/kind-chaos-<UTC time>/), kind's logs
-# too when it fails, into _output/kind-logs/<that directory's name>/ (tens of MB: not
-# for git). Torn down whatever happens. ~30 min.
+# of pod churn; chaos.json, summary.md and run.txt (command, commit, patch set, machine)
+# into KIND_CHAOS_OUT (default e2e/results/kind-chaos-<UTC time>/); the test's log
+# (test.log) and the kubelet's goroutine dumps before and after the churn
+# (goroutines-*.txt.gz) into _output/kind-chaos-logs/<that directory's name>/, and kind's
+# logs too when it fails, into _output/kind-logs/<that name>/ (not for git: the command
+# makes them again). Torn down whatever happens. ~30 min.
 kind-e2e-chaos: kind-image
 	@set -o pipefail; \
 	out=$${KIND_CHAOS_OUT:-$(CURDIR)/e2e/results/kind-chaos-$$(date -u +%Y%m%d-%H%M%S)}; \
-	mkdir -p "$$out"; rc=0; \
+	logs=$(CURDIR)/_output/kind-chaos-logs/$$(basename "$$out"); \
+	mkdir -p "$$out" "$$logs"; rc=0; \
+	{ echo "command: \`make kind-e2e-chaos\`"; \
+	  echo "commit: $$(git rev-parse --short HEAD)$$(git diff --quiet HEAD -- patches || echo ' + uncommitted changes in patches/'), patch set $$(bash -c 'source hack/lib.sh && pw::series_sum "$${PW_KUBE_MINOR}"'), $$(bash -c 'source hack/lib.sh && pw::machine')"; \
+	  echo "logs: _output/kind-chaos-logs/$$(basename "$$out")/ (test.log, goroutines-*.txt.gz)"; } >"$$out/run.txt"; \
 	export KIND_WORKERS=1 KIND_MIXED=0 KIND_KUBELET_CONFIG_HOOK=$(CURDIR)/hack/kind/chaos-kubelet-config.sh; \
 	trap 'hack/kind-down.sh; exit 1' INT TERM; \
 	if hack/kind-up.sh 2>&1 | tee "$$out/cluster.log" && hack/kind-load-images.sh; then \
 	  KUBECONFIG=$$(hack/kind-up.sh --print-kubeconfig) \
 	  PW_NODE_NAME=$${KIND_CLUSTER_NAME:-probewheel}-worker \
 	  PW_KUBELET_PID_CMD=$(CURDIR)/hack/kind-kubelet-pid.sh \
-	  PW_E2E_CHAOS_OUT=$$out \
-	  $(GO) test -tags e2e -count=1 -v -timeout 90m -run '^TestChaos$$' ./e2e/ 2>&1 | tee "$$out/test.log" || rc=1; \
+	  PW_E2E_CHAOS_OUT=$$out PW_E2E_CHAOS_DUMPS=$$logs \
+	  $(GO) test -tags e2e -count=1 -v -timeout 90m -run '^TestChaos$$' ./e2e/ 2>&1 | tee "$$logs/test.log" || rc=1; \
 	else rc=1; fi; \
 	if [ $$rc != 0 ]; then hack/kind-down.sh --export-logs "$(CURDIR)/_output/kind-logs/$$(basename "$$out")" || rc=1; \
 	else hack/kind-down.sh || rc=1; fi; \

@@ -32,8 +32,6 @@ endef
 
 .PHONY: reliability reliability-short soak soak-real slow-kubelet slow-kubelet-sim fuzz-diff
 
-test: reliability-short
-
 ## reliability-short: the soak and slow-kubelet short forms in synctest, with -race, then the
 ## slow kubelet at its full short size without it (see slowShortRacePods) (~15-40 s);
 ## the differential fuzzer's fixed seeds run with bench/parity in make unit

@@ -9,11 +9,14 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/probewheel/probewheel/bench/measure"
 )
 
 // The benchmarks. Each leaf is
@@ -113,10 +116,10 @@ func benchSteady(b *testing.B, cfg *config, sc string, w workload, impl Impl) {
 
 	win := cfg.window(period)
 	perWin := int(win/period) + 2
-	ps := newPeriodStats(int64(period), r.tg.n, cfg.dumpDir != "")
-	ps.errs = make([]int64, 0, (w.pods+nLate*b.N)*r.C*2*perWin*b.N)
+	ps := newPeriodStats(int64(period), cfg.dumpDir != "")
+	ps.AbsDev = make([]int64, 0, (w.pods+nLate*b.N)*r.C*2*perWin*b.N)
 	if ps.dump {
-		ps.signed = make([]int64, 0, cap(ps.errs))
+		ps.signed = make([]int64, 0, cap(ps.AbsDev))
 	}
 	arr := make([]int64, 0, r.tg.ringCap())
 	firsts := make([]int64, 0, nLate*b.N)
@@ -194,7 +197,7 @@ func benchSteady(b *testing.B, cfg *config, sc string, w workload, impl Impl) {
 				a = r.addedAt[p]
 			}
 			arr = r.tg.arrivals(i, arr[:0])
-			ps.addTarget(i, arr, ws, we, a)
+			ps.Add(i, arr, ws, we, a)
 		})
 		for p := lateFrom; p < r.nAdded; p++ {
 			var first int64
@@ -224,25 +227,25 @@ func benchSteady(b *testing.B, cfg *config, sc string, w workload, impl Impl) {
 	b.StopTimer()
 	lost, extra := r.lostTransitions(time.Second)
 
-	if ps.runs == 0 {
+	if ps.Runs == 0 {
 		b.Fatalf("no probe reached a target in %d window(s) of %s", b.N, win)
 	}
 	reportPeriod(b, ps)
 	if !hung {
-		sortInt64(firsts)
-		b.ReportMetric(ms(quantile(firsts, 0.5)), "first-probe-p50-ms")
-		b.ReportMetric(ms(quantile(firsts, 1)), "first-probe-max-ms")
-		b.ReportMetric(float64(cpu)/1e3/float64(ps.runs), "cpu-us/run")
-		b.ReportMetric(float64(sleeps)/float64(ps.runs), "thread-sleeps/run")
-		b.ReportMetric(float64(gc.allocBytes)/float64(ps.runs), "alloc-B/run")
-		b.ReportMetric(float64(gc.allocObjects)/float64(ps.runs), "allocs/run")
+		slices.Sort(firsts)
+		b.ReportMetric(ms(measure.Quantile(firsts, 0.5)), "first-probe-p50-ms")
+		b.ReportMetric(ms(measure.Quantile(firsts, 1)), "first-probe-max-ms")
+		b.ReportMetric(float64(cpu)/1e3/float64(ps.Runs), "cpu-us/run")
+		b.ReportMetric(float64(sleeps)/float64(ps.Runs), "thread-sleeps/run")
+		b.ReportMetric(float64(gc.allocBytes)/float64(ps.Runs), "alloc-B/run")
+		b.ReportMetric(float64(gc.allocObjects)/float64(ps.Runs), "allocs/run")
 	}
 	b.ReportMetric(float64(cpu)/float64(wall), "cpu-cores")
 	b.ReportMetric(float64(goroutines)/float64(b.N), "goroutines")
 	if !hung {
 		b.ReportMetric(mem/float64(b.N), "B/probe")
 	}
-	b.ReportMetric(float64(ps.runs)/(float64(wall)/1e9), "runs/s")
+	b.ReportMetric(float64(ps.Runs)/(float64(wall)/1e9), "runs/s")
 	b.ReportMetric(float64(lost), "lost-transitions")
 	reportObserved(b, lateness, queueWait, gc, b.N)
 	b.ReportMetric(float64(gcSpan)/float64(b.N), "gc-span-cycles")
@@ -276,12 +279,12 @@ func hideNsPerOp(b *testing.B) { b.ReportMetric(0, "ns/op") }
 
 func reportPeriod(b *testing.B, ps *periodStats) {
 	hideNsPerOp(b)
-	sortInt64(ps.errs)
-	b.ReportMetric(ms(quantile(ps.errs, 0.5)), "err-p50-ms")
-	b.ReportMetric(ms(quantile(ps.errs, 0.99)), "err-p99-ms")
-	b.ReportMetric(ms(quantile(ps.errs, 0.999)), "err-p999-ms")
-	b.ReportMetric(ms(quantile(ps.errs, 1)), "err-max-ms")
-	b.ReportMetric(float64(ps.missed)/float64(b.N), "missed-runs")
+	slices.Sort(ps.AbsDev)
+	b.ReportMetric(ms(measure.Quantile(ps.AbsDev, 0.5)), "err-p50-ms")
+	b.ReportMetric(ms(measure.Quantile(ps.AbsDev, 0.99)), "err-p99-ms")
+	b.ReportMetric(ms(measure.Quantile(ps.AbsDev, 0.999)), "err-p999-ms")
+	b.ReportMetric(ms(measure.Quantile(ps.AbsDev, 1)), "err-max-ms")
+	b.ReportMetric(float64(ps.Missed)/float64(b.N), "missed-runs")
 }
 
 // benchRestart: a new manager and all pods added at once at t0 (a kubelet restart
@@ -328,9 +331,9 @@ func benchRestart(b *testing.B, cfg *config, sc string, w workload, impl Impl) {
 				fmax = d
 			}
 		})
-		sortInt64(all)
+		slices.Sort(all)
 		mean := float64(r.probes()) * float64(bucket) / float64(period)
-		ratio += float64(peakInWindow(all, bucket)) / mean
+		ratio += float64(measure.PeakInWindow(all, bucket)) / mean
 		firstMax += ms(fmax)
 		lateFirst += float64(late)
 		if cfg.dumpDir != "" {
@@ -419,14 +422,14 @@ func benchFlip(b *testing.B, cfg *config, sc string, w workload, impl Impl) {
 	}
 	b.StopTimer()
 	lost, extra := r.lostTransitions(time.Second)
-	sortInt64(lat)
+	slices.Sort(lat)
 	if len(lat) == 0 {
 		b.Fatalf("no readiness flip reached the Updates() channel")
 	}
 	hideNsPerOp(b)
-	b.ReportMetric(ms(quantile(lat, 0.5)), "flip-p50-ms")
-	b.ReportMetric(ms(quantile(lat, 0.99)), "flip-p99-ms")
-	b.ReportMetric(ms(quantile(lat, 1)), "flip-max-ms")
+	b.ReportMetric(ms(measure.Quantile(lat, 0.5)), "flip-p50-ms")
+	b.ReportMetric(ms(measure.Quantile(lat, 0.99)), "flip-p99-ms")
+	b.ReportMetric(ms(measure.Quantile(lat, 1)), "flip-max-ms")
 	b.ReportMetric(float64(unseen)/float64(b.N), "flip-unseen")
 	b.ReportMetric(float64(lost), "lost-transitions")
 	if extra > 0 {

@@ -14,78 +14,6 @@ import (
 
 const sec = int64(time.Second)
 
-func TestMissedIn(t *testing.T) {
-	for _, c := range []struct {
-		gap  float64 // periods
-		want int64
-	}{{0.2, 0}, {1, 0}, {1.49, 0}, {1.51, 1}, {2, 1}, {2.6, 2}, {10, 9}} {
-		if got := missedIn(int64(c.gap*float64(sec)), sec); got != c.want {
-			t.Errorf("missedIn(%.2f periods) = %d, want %d", c.gap, got, c.want)
-		}
-	}
-}
-
-func TestPeriodStats(t *testing.T) {
-	ps := newPeriodStats(sec, 3, true)
-	ms := int64(time.Millisecond)
-	// Target 0: on time with +3 ms jitter; one run missing in the window (4 s → 6 s).
-	ps.addTarget(0, []int64{1 * sec, 2*sec + 3*ms, 3 * sec, 4 * sec, 6 * sec, 7 * sec}, 2*sec+500*ms, 7*sec+400*ms, 0)
-	// Target 1: stops after 3 s: the open gap at the window end counts missed runs.
-	ps.addTarget(1, []int64{1 * sec, 2 * sec, 3 * sec}, 2*sec+500*ms, 7*sec+400*ms, 0)
-	// Target 2: never probed; should have been from 5 s on.
-	ps.addTarget(2, nil, 2*sec+500*ms, 7*sec+400*ms, 5*sec)
-	if ps.runs != 4+1 {
-		t.Errorf("runs = %d, want 5", ps.runs)
-	}
-	// Target 0: 1 (the 4→6 gap); target 1: 3→7.4 s, runs due at 4, 5, 6 (7 is not yet
-	// half a period late) → 3; target 2: due at 6 → 1.
-	if ps.missed != 1+3+1 {
-		t.Errorf("missed = %d, want 5", ps.missed)
-	}
-	// Next window: target 1 resumes at 8 s (gap 5 periods → 4 missed, 3 already counted).
-	ps.addTarget(1, []int64{1 * sec, 2 * sec, 3 * sec, 8 * sec}, 7*sec+400*ms, 8*sec+500*ms, 0)
-	if ps.missed != 5+1 {
-		t.Errorf("missed after resume = %d, want 6", ps.missed)
-	}
-	// Errors: target 0 intervals ending in the window: 3−2.003, 4−3, 6−4, 7−6 → 3 ms, 0, 1 s, 0;
-	// target 1: 3−2 → 0; then 8−3 → 4 s.
-	if len(ps.errs) != 6 || len(ps.signed) != 6 {
-		t.Fatalf("errs = %v", ps.errs)
-	}
-	sortInt64(ps.errs)
-	if got := quantile(ps.errs, 1); got != 4*sec {
-		t.Errorf("max error = %d, want 4s", got)
-	}
-	if got := ps.errs[3]; got != 3*ms {
-		t.Errorf("errs = %v, want a 3 ms entry", ps.errs)
-	}
-}
-
-func TestQuantile(t *testing.T) {
-	s := []int64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
-	for _, c := range []struct {
-		q    float64
-		want int64
-	}{{0.5, 5}, {0.99, 10}, {1, 10}, {0, 1}, {0.1, 1}, {0.11, 2}} {
-		if got := quantile(s, c.q); got != c.want {
-			t.Errorf("quantile(%v) = %d, want %d", c.q, got, c.want)
-		}
-	}
-	if quantile(nil, 0.5) != 0 {
-		t.Error("quantile(nil) != 0")
-	}
-}
-
-func TestPeakInWindow(t *testing.T) {
-	w := int64(100)
-	if got := peakInWindow([]int64{0, 10, 20, 99, 100, 150, 199, 200, 500}, w); got != 4 {
-		t.Errorf("peak = %d, want 4", got)
-	}
-	if got := peakInWindow(nil, w); got != 0 {
-		t.Errorf("peak(nil) = %d", got)
-	}
-}
-
 func TestTargetsAccounting(t *testing.T) {
 	tg, err := newTargets(2*nKinds, 16, 1, [nKinds][2]int32{{1, 3}, {1, 1}, {1, 1}})
 	if err != nil {
@@ -157,9 +85,9 @@ func TestPeriodStatsLates(t *testing.T) {
 		{"before the window", 12 * ms, []int64{0, 1*sec + 50*ms, 2*sec + 50*ms}, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			ps := newPeriodStats(sec, 8, false)
+			ps := newPeriodStats(sec, false)
 			ps.lateOver = c.lateOver
-			ps.addTarget(7, c.arr, sec+500*ms, 4*sec, 0)
+			ps.Add(7, c.arr, sec+500*ms, 4*sec, 0)
 			if len(ps.lates) != len(c.want) {
 				t.Fatalf("lates = %v, want %v", ps.lates, c.want)
 			}

@@ -72,7 +72,8 @@ import (
 // cgroup, or goroutines after the churn more than max(25, 10%) above the
 // baseline (PW_E2E_CHAOS_GOROUTINE_MARGIN: the fraction). RSS is reported,
 // not judged (Go keeps freed heap a while). Results: chaos.json and
-// summary.md in PW_E2E_CHAOS_OUT; skipped unless that is set.
+// summary.md in PW_E2E_CHAOS_OUT, the kubelet's goroutine dumps in
+// PW_E2E_CHAOS_DUMPS (default: the same); skipped unless PW_E2E_CHAOS_OUT is set.
 func TestChaos(t *testing.T) {
 	out := os.Getenv("PW_E2E_CHAOS_OUT")
 	if out == "" {
@@ -85,8 +86,12 @@ func TestChaos(t *testing.T) {
 		t.Fatalf("TestChaos needs docker (a kind node): %v", err)
 	}
 	cfg := chaosConfigFromEnv(t)
+	dumps := envOr("PW_E2E_CHAOS_DUMPS", out)
+	if err := os.MkdirAll(dumps, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	c := &chaos{t: t, cfg: cfg, node: nodeName, container: envOr("PW_E2E_CHAOS_NODE_CONTAINER", nodeName),
-		out: out, foreign: map[string]bool{}, churnUIDs: map[string]bool{}}
+		out: out, dumps: dumps, foreign: map[string]bool{}, churnUIDs: map[string]bool{}}
 	c.res = chaosResult{
 		Command:    "make kind-e2e-chaos",
 		Date:       time.Now().UTC().Format(time.RFC3339),
@@ -220,6 +225,7 @@ type chaos struct {
 	t         *testing.T
 	cfg       chaosConfig
 	out       string // results directory
+	dumps     string // where the goroutine dumps go
 	node      string // the Kubernetes node
 	container string // its Docker container
 	ns        string
@@ -585,7 +591,7 @@ func (c *chaos) goroutineDump(at string) map[string]int {
 	zw := gzip.NewWriter(&gz)
 	zw.Write(b)
 	zw.Close()
-	if err := os.WriteFile(filepath.Join(c.out, "goroutines-"+at+".txt.gz"), gz.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(c.dumps, "goroutines-"+at+".txt.gz"), gz.Bytes(), 0o644); err != nil {
 		c.t.Error(err)
 	}
 	return goroutinesByEntry(string(b))
@@ -1338,7 +1344,7 @@ func (c *chaos) summary() string {
 		row("churn", "", "", nr, rs, *r.AfterChurn)
 	}
 	if len(r.GoroutineGrowth) > 0 {
-		fmt.Fprintf(&b, "\nKubelet goroutines by the function they started in, baseline → after the churn (goroutines-baseline.txt.gz, goroutines-after-churn.txt.gz; the largest changes):\n\n| started in | baseline | after churn | change |\n|---|---|---|---|\n")
+		fmt.Fprintf(&b, "\nKubelet goroutines by the function they started in, baseline → after the churn (from the dumps goroutines-baseline.txt.gz and goroutines-after-churn.txt.gz, which `make kind-e2e-chaos` keeps outside the tree in _output/kind-chaos-logs/<run>/ with test.log; the largest changes):\n\n| started in | baseline | after churn | change |\n|---|---|---|---|\n")
 		for i, d := range r.GoroutineGrowth {
 			if i == 15 {
 				break

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -18,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/probewheel/probewheel/bench/measure"
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
@@ -214,7 +216,7 @@ func TestDensity(t *testing.T) {
 			report("%s: %d readiness flaps and %d restarts under density", tg.node, res.ReadyFlaps, res.Restarts)
 		}
 		if res.Intervals.Missed > 0 {
-			report("%s: %d probe intervals longer than 1.5 periods (lost runs)", tg.node, res.Intervals.Missed)
+			report("%s: %d missed runs", tg.node, res.Intervals.Missed)
 		}
 	}
 	if len(targets) > 1 {
@@ -242,15 +244,15 @@ func compareToStock(t *testing.T, targets []*densityTarget) {
 		}
 		if !haveRef {
 			if r.Intervals.Missed > 0 || r.ReadyFlaps > 0 || r.Restarts > 0 {
-				t.Errorf("%s: %d lost runs, %d flaps, %d restarts, and no stock node to compare with", tg.node, r.Intervals.Missed, r.ReadyFlaps, r.Restarts)
+				t.Errorf("%s: %d missed runs, %d flaps, %d restarts, and no stock node to compare with", tg.node, r.Intervals.Missed, r.ReadyFlaps, r.Restarts)
 			}
 			continue
 		}
 		if r.Intervals.Missed > ref.Intervals.Missed || r.ReadyFlaps > ref.ReadyFlaps || r.Restarts > ref.Restarts {
-			t.Errorf("%s (probewheel): %d lost runs, %d flaps, %d restarts; the stock kubelet of the same window: %d, %d, %d",
+			t.Errorf("%s (probewheel): %d missed runs, %d flaps, %d restarts; the stock kubelet of the same window: %d, %d, %d",
 				tg.node, r.Intervals.Missed, r.ReadyFlaps, r.Restarts, ref.Intervals.Missed, ref.ReadyFlaps, ref.Restarts)
 		} else {
-			t.Logf("%s (probewheel): %d lost runs, %d flaps, %d restarts; stock in the same window: %d, %d, %d",
+			t.Logf("%s (probewheel): %d missed runs, %d flaps, %d restarts; stock in the same window: %d, %d, %d",
 				tg.node, r.Intervals.Missed, r.ReadyFlaps, r.Restarts, ref.Intervals.Missed, ref.ReadyFlaps, ref.Restarts)
 		}
 	}
@@ -399,38 +401,23 @@ func kubeletPID(t *testing.T, node string) int {
 	return pid
 }
 
-// clockTick is USER_HZ, which /proc reports CPU time in: 100 on every Linux
-// architecture Go supports.
-const clockTick = 100
-
 // procCPU is the process's user+system CPU time.
 func procCPU(t *testing.T, pid int) time.Duration {
 	t.Helper()
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	cpu, err := measure.ProcCPU(pid)
 	if err != nil {
 		t.Fatalf("kubelet cpu: %v", err)
 	}
-	// Fields after the parenthesised command name: state is field 3, utime 14, stime 15.
-	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+2:]))
-	utime, _ := strconv.ParseInt(f[11], 10, 64)
-	stime, _ := strconv.ParseInt(f[12], 10, 64)
-	return time.Duration(utime+stime) * time.Second / clockTick
+	return cpu
 }
-
-var vmRSS = regexp.MustCompile(`(?m)^VmRSS:\s+(\d+) kB$`)
 
 func procRSSMiB(t *testing.T, pid int) float64 {
 	t.Helper()
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	rss, err := measure.ProcRSSMiB(pid)
 	if err != nil {
 		t.Fatalf("kubelet rss: %v", err)
 	}
-	m := vmRSS.FindSubmatch(b)
-	if m == nil {
-		t.Fatalf("no VmRSS in /proc/%d/status", pid)
-	}
-	kb, _ := strconv.ParseFloat(string(m[1]), 64)
-	return kb / 1024
+	return rss
 }
 
 func goroutines(t *testing.T, node string) float64 {
@@ -501,62 +488,55 @@ func (h hist) since(before hist) histSummary {
 }
 
 type intervalSummary struct {
-	// N intervals between consecutive probes of one check of one pod, both
-	// inside the window; deviations are |interval - period|.
-	N            int     `json:"n"`
-	P50AbsDevMs  float64 `json:"p50AbsDevMs"`
-	P99AbsDevMs  float64 `json:"p99AbsDevMs"`
-	MaxAbsDevMs  float64 `json:"maxAbsDevMs"`
-	Missed       int     `json:"missed"` // intervals over 1.5 periods: a lost run
-	ChecksProbed int     `json:"checksProbed"`
+	// N intervals between consecutive probes of one check of one pod that
+	// close inside the window; deviations are |interval - period|.
+	N           int     `json:"n"`
+	P50AbsDevMs float64 `json:"p50AbsDevMs"`
+	P99AbsDevMs float64 `json:"p99AbsDevMs"`
+	MaxAbsDevMs float64 `json:"maxAbsDevMs"`
+	// Missed is the runs missed in the window (measure.Missed), the open gap
+	// at its end included.
+	Missed       int `json:"missed"`
+	ChecksProbed int `json:"checksProbed"`
 }
 
 // probeIntervals asks every target when it was probed (readiness over HTTP,
-// liveness over gRPC) and measures the gaps inside [start, end].
+// liveness over gRPC) and measures the gaps in the window (start, end].
 func probeIntervals(t *testing.T, ips map[string]string, start, end time.Time, period time.Duration) intervalSummary {
 	t.Helper()
-	var devs []float64
+	iv := measure.NewIntervals(int64(period))
 	s := intervalSummary{}
+	key := 0
 	for name, ip := range ips {
-		for _, key := range []string{"http/readiness", "grpc/liveness"} {
+		for _, check := range []string{"http/readiness", "grpc/liveness"} {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			body, err := admin(ctx, ip, portAdmin, "GET", "/times?key="+key)
+			body, err := admin(ctx, ip, portAdmin, "GET", "/times?key="+check)
 			cancel()
 			if err != nil {
-				t.Fatalf("%s %s probe times: %v", name, key, err)
+				t.Fatalf("%s %s probe times: %v", name, check, err)
 			}
 			var times []int64
 			if err := json.Unmarshal([]byte(body), &times); err != nil {
-				t.Fatalf("%s %s probe times: %v", name, key, err)
+				t.Fatalf("%s %s probe times: %v", name, check, err)
 			}
-			var in []time.Time
-			for _, ns := range times {
-				if at := time.Unix(0, ns); !at.Before(start) && !at.After(end) {
-					in = append(in, at)
-				}
-			}
-			if len(in) == 0 {
-				t.Errorf("%s: no %s probe in the %v window", name, key, end.Sub(start).Round(time.Second))
+			slices.Sort(times)
+			runs := iv.Runs
+			iv.Add(key, times, start.UnixNano(), end.UnixNano(), start.UnixNano())
+			key++
+			if iv.Runs == runs {
+				t.Errorf("%s: no %s probe in the %v window", name, check, end.Sub(start).Round(time.Second))
 				continue
 			}
 			s.ChecksProbed++
-			for i := 1; i < len(in); i++ {
-				d := in[i].Sub(in[i-1])
-				// A lost run makes the gap about two periods, give or take the
-				// jitter: 1.5 periods catches it whichever way the jitter goes.
-				if d > period*3/2 {
-					s.Missed++
-				}
-				devs = append(devs, math.Abs(float64(d-period))/float64(time.Millisecond))
-			}
 		}
 	}
-	sort.Float64s(devs)
-	s.N = len(devs)
+	slices.Sort(iv.AbsDev)
+	ms := func(ns int64) float64 { return float64(ns) / float64(time.Millisecond) }
+	s.N, s.Missed = len(iv.AbsDev), int(iv.Missed)
 	if s.N > 0 {
-		s.P50AbsDevMs = devs[s.N/2]
-		s.P99AbsDevMs = devs[min(s.N-1, s.N*99/100)]
-		s.MaxAbsDevMs = devs[s.N-1]
+		s.P50AbsDevMs = ms(measure.Quantile(iv.AbsDev, 0.5))
+		s.P99AbsDevMs = ms(measure.Quantile(iv.AbsDev, 0.99))
+		s.MaxAbsDevMs = ms(iv.AbsDev[s.N-1])
 	}
 	return s
 }

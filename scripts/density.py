@@ -34,7 +34,7 @@ ROWS = [
     ("probe interval abs(dev) p50, ms (seen by the targets)", lambda r: r["intervals"]["p50AbsDevMs"], "{:.1f}"),
     ("probe interval abs(dev) p99, ms", lambda r: r["intervals"]["p99AbsDevMs"], "{:.1f}"),
     ("probe interval abs(dev) max, ms", lambda r: r["intervals"]["maxAbsDevMs"], "{:.1f}"),
-    ("lost runs (long intervals, all rounds; see e2e/density_test.go)", lambda r: r["intervals"]["missed"], "{:d}"),
+    ("missed runs (all rounds; docs/benchmarks.md#missed-runs)", lambda r: r["intervals"]["missed"], "{:d}"),
     ("readiness flaps (all rounds)", lambda r: r["readyFlaps"], "{:d}"),
     ("container restarts (all rounds)", lambda r: r["restarts"], "{:d}"),
     ("all pods Ready after, s", lambda r: r["allReadySeconds"], "{:.0f}"),

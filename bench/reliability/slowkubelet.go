@@ -175,6 +175,6 @@ func RunSlowKubelet(impl bench.Impl, cfg SlowConfig, mode string, logf func(stri
 	time.Sleep(cfg.Period)
 	res.RunsAfterRemoval = w.runs.Load() - runs
 	w.close()
-	res.AfterRemoval = measure()
+	res.AfterRemoval = readMemory()
 	return res
 }

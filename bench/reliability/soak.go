@@ -70,7 +70,7 @@ type SoakResult struct {
 func RunSoak(impl bench.Impl, cfg SoakConfig, mode string, logf func(string, ...any)) SoakResult {
 	r := rand.New(rand.NewPCG(1, 2))
 	w := newWorld(impl, cfg.Pods, cfg.Period)
-	res := SoakResult{Impl: impl.Name, Mode: mode, Config: cfg, Baseline: measure()}
+	res := SoakResult{Impl: impl.Name, Mode: mode, Config: cfg, Baseline: readMemory()}
 	start := time.Now()
 	next := 0 // the oldest pod's slot
 	for wave := 1; wave <= cfg.Waves; wave++ {
@@ -113,7 +113,7 @@ func RunSoak(impl bench.Impl, cfg SoakConfig, mode string, logf func(string, ...
 		}
 		sleepUntil(waveStart.Add(cfg.Wave))
 		w.checkAll()
-		f := WaveFigures{Wave: wave, LivePods: cfg.Pods, Runs: w.runs.Load() - runs0, memory: measure(), LeftCached: w.checkGone()}
+		f := WaveFigures{Wave: wave, LivePods: cfg.Pods, Runs: w.runs.Load() - runs0, memory: readMemory(), LeftCached: w.checkGone()}
 		res.Waves = append(res.Waves, f)
 		logf("%s %s wave %d/%d: %d runs, %d goroutines, heap %.1f MB, lost %d, extra %d, left cached %d",
 			impl.Name, mode, wave, cfg.Waves, f.Runs, f.Goroutines, f.HeapMB, w.acct.Lost, w.acct.Extra, f.LeftCached)
@@ -130,7 +130,7 @@ func RunSoak(impl bench.Impl, cfg SoakConfig, mode string, logf func(string, ...
 	res.Elapsed = time.Since(start).Seconds()
 	w.takeUnread()
 	w.close()
-	res.AfterRemoval = measure()
+	res.AfterRemoval = readMemory()
 	res.accounting = w.acct
 	return res
 }

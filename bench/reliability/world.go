@@ -44,6 +44,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/probewheel/probewheel/bench"
+	"github.com/probewheel/probewheel/bench/measure"
 )
 
 // world is one implementation's prober with the kubelet around it: the pods
@@ -526,7 +527,7 @@ type memory struct {
 	Goroutines int     `json:"goroutines"`
 }
 
-func measure() memory {
+func readMemory() memory {
 	runtime.GC()
 	runtime.GC()
 	var m runtime.MemStats
@@ -541,13 +542,14 @@ type lateness struct {
 	P50ms float64 `json:"p50_ms"`
 	P99ms float64 `json:"p99_ms"`
 	MaxMs float64 `json:"max_ms"`
-	// Missed: intervals longer than 1.5 periods, each one run or more lost.
+	// Missed is the runs missed (measure.Missed), the open gaps at the
+	// phase's end included.
 	Missed int `json:"missed_runs"`
 }
 
 // closeGaps ends a recording phase: a live container whose liveness probe
-// has not run for 1.5 periods or more counts as an interval up to now, and
-// its next run starts a new interval, so that a probe held up across the
+// has missed a run by now (measure.Missed) counts as an interval up to now,
+// and its next run starts a new interval, so that a probe held up across the
 // phase's end counts in this phase, once.
 func (w *world) closeGaps() {
 	now := time.Duration(time.Since(w.t0))
@@ -555,7 +557,7 @@ func (w *world) closeGaps() {
 	defer w.lateMu.Unlock()
 	for i := range w.slots {
 		last := time.Duration(w.lastLive[i].Load())
-		if !w.slots[i].alive || last == 0 || now-last < w.period*3/2 {
+		if !w.slots[i].alive || last == 0 || measure.Missed(int64(now-last), int64(w.period)) == 0 {
 			continue
 		}
 		if w.lastLive[i].CompareAndSwap(int64(last), 0) {
@@ -576,20 +578,17 @@ func (w *world) takeLateness(class int) lateness {
 	w.late[class] = nil
 	w.lateMu.Unlock()
 	l := lateness{Runs: len(ds)}
-	abs := make([]time.Duration, len(ds))
+	abs := make([]int64, len(ds))
 	for i, d := range ds {
-		abs[i] = max(d, -d)
-		// An interval of 1.5 periods or more lost a run, 2.5 two, ...
-		if d >= w.period/2 {
-			l.Missed += int((d + w.period/2) / w.period)
-		}
+		abs[i] = int64(max(d, -d))
+		l.Missed += int(measure.Missed(int64(d+w.period), int64(w.period)))
 	}
 	if len(abs) == 0 {
 		return l
 	}
 	slices.Sort(abs)
-	q := func(p float64) float64 { return float64(abs[min(len(abs)-1, int(p*float64(len(abs))))]) / 1e6 }
-	l.P50ms, l.P99ms, l.MaxMs = q(0.5), q(0.99), float64(abs[len(abs)-1])/1e6
+	q := func(p float64) float64 { return float64(measure.Quantile(abs, p)) / 1e6 }
+	l.P50ms, l.P99ms, l.MaxMs = q(0.5), q(0.99), q(1)
 	return l
 }
 

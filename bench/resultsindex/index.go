@@ -16,8 +16,10 @@ limitations under the License.
 
 // Package resultsindex generates docs/results.md, the index of the committed
 // measurement runs: for each run under bench/results and e2e/results, its
-// date, the commit it measured and that commit's patch set (the git tree of
-// patches/, so runs of one patch set group together whatever else changed),
+// date, the commit it measured and the patch set it measured (the series sum
+// release records and run.txt name: the first 12 hex digits of the sha256 of
+// the main line's patch files, so runs of one patch set group together
+// whatever else changed),
 // the machine, the workload, its size, and the pages that cite it. Nothing in
 // the index is written by hand: TestIndexIsCurrent fails when a run, a
 // citation or a size changes and the index was not regenerated
@@ -31,6 +33,8 @@ limitations under the License.
 package resultsindex
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io/fs"
 	"os"
@@ -56,7 +60,7 @@ type Run struct {
 	Path     string // relative to the root
 	Date     string // YYYY-MM-DD, from the name
 	Commit   string // short hash, "" if no file states it
-	PatchSet string // short git tree hash of patches/ at Commit, "" if unknown
+	PatchSet string // series sum (SeriesSum), as the run states it or at Commit; "" if unknown
 	Machine  string
 	Workload string
 	Bytes    int64
@@ -72,6 +76,9 @@ var (
 	commitRe  = regexp.MustCompile(`(?i)\bcommit(?:s)?[:=\s]+\x60?([0-9a-f]{7,40})\b`)
 	keyValue  = regexp.MustCompile(`(?m)^([a-z]+):\s+(.+)$`)
 	commandRe = regexp.MustCompile("(?m)^(?:Command|command|Ran|Run):?\\s*`([^`]+)`")
+	// statedSum is a patch set as runs state it: "sha256 70453a4bf681" (release
+	// records, run.txt) or "patch set 70453a4bf681" (runs.txt).
+	statedSum = regexp.MustCompile(`\b(?:sha256|patch set) ([0-9a-f]{12})\b`)
 )
 
 // Scan reads every run under root's result folders, in path order: in a git
@@ -190,6 +197,16 @@ func scanRun(root, rel string, files []string) (Run, error) {
 				r.Commit = m[1][:min(7, len(m[1]))]
 			}
 		}
+		if r.PatchSet == "" {
+			ms := statedSum.FindAllStringSubmatch(t, -1)
+			if len(ms) > 0 {
+				m := ms[0]
+				if name == "runs.txt" {
+					m = ms[len(ms)-1]
+				}
+				r.PatchSet = m[1]
+			}
+		}
 		if r.Workload == "" {
 			if name == "machine.txt" && kv(name, "mode") != "" {
 				r.Workload = "bench.sh " + kv(name, "mode")
@@ -260,25 +277,76 @@ func containsPath(text, key string) bool {
 	}
 }
 
-// ResolvePatchSets fills in each run's patch set from git: the tree of
-// patches/ at the run's commit. Runs whose commit git does not know keep "".
+// ResolvePatchSets fills in the patch set of each run that does not state
+// one: the series sum at the run's commit. Runs whose commit git does not
+// know keep "".
 func ResolvePatchSets(root string, runs []Run) {
 	cache := map[string]string{}
 	for i := range runs {
 		c := runs[i].Commit
-		if c == "" {
+		if c == "" || runs[i].PatchSet != "" {
 			continue
 		}
 		ps, ok := cache[c]
 		if !ok {
-			out, err := exec.Command("git", "-C", root, "rev-parse", "--short=7", c+":patches").Output()
-			if err == nil {
-				ps = strings.TrimSpace(string(out))
-			}
+			ps, _ = SeriesSum(root, c)
 			cache[c] = ps
 		}
 		runs[i].PatchSet = ps
 	}
+}
+
+// SeriesSum is the patch set at git revision rev, as hack/lib.sh's
+// pw::series_sum names it: the first 12 hex digits of the sha256 of the main
+// line's patch files in name order. The main line is the newest
+// patches/v1.<minor>/; a tree from before the series had minors holds its
+// patches in patches/ itself.
+func SeriesSum(root, rev string) (string, error) {
+	git := func(args ...string) ([]byte, error) {
+		return exec.Command("git", append([]string{"-C", root}, args...)...).Output()
+	}
+	out, err := git("ls-tree", "--name-only", rev+":patches")
+	if err != nil {
+		return "", fmt.Errorf("%s has no patches/: %w", rev, err)
+	}
+	dir, best := "patches", -1
+	var flat []string
+	for _, name := range strings.Fields(string(out)) {
+		var minor int
+		if n, _ := fmt.Sscanf(name, "v1.%d", &minor); n == 1 && name == fmt.Sprintf("v1.%d", minor) {
+			if minor > best {
+				dir, best = "patches/"+name, minor
+			}
+		} else if strings.HasSuffix(name, ".patch") {
+			flat = append(flat, name)
+		}
+	}
+	files := flat
+	if best >= 0 {
+		out, err := git("ls-tree", "--name-only", rev+":"+dir)
+		if err != nil {
+			return "", err
+		}
+		files = nil
+		for _, name := range strings.Fields(string(out)) {
+			if strings.HasSuffix(name, ".patch") {
+				files = append(files, name)
+			}
+		}
+	}
+	if len(files) == 0 {
+		return "", fmt.Errorf("%s: no patches in %s", rev, dir)
+	}
+	slices.Sort(files)
+	h := sha256.New()
+	for _, name := range files {
+		b, err := git("cat-file", "blob", rev+":"+dir+"/"+name)
+		if err != nil {
+			return "", err
+		}
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:12], nil
 }
 
 // Render writes the index page.
@@ -286,9 +354,10 @@ func Render(runs []Run) string {
 	var b strings.Builder
 	b.WriteString("# Results index\n\n")
 	b.WriteString("Generated by `make results-index` from `bench/results/` and `e2e/results/`; `make test`\n")
-	b.WriteString("fails when it is not current. One row per committed run: the commit it measured, that\n")
-	b.WriteString("commit's patch set (the git tree of `patches/`: `git rev-parse --short=7 HEAD:patches` is the\n")
-	b.WriteString("current one), the machine, the workload, its size, and the pages that cite it.\n\n")
+	b.WriteString("fails when it is not current. One row per committed run: the commit it measured, the patch\n")
+	b.WriteString("set it measured (the series sum that release records and `run.txt` name: the first 12 hex\n")
+	b.WriteString("digits of the sha256 of the main line's patch files; `make patch-set` prints the current\n")
+	b.WriteString("one), the machine, the workload, its size, and the pages that cite it.\n\n")
 	var total int64
 	uncited := 0
 	for _, r := range runs {

@@ -19,6 +19,7 @@ package resultsindex
 import (
 	"flag"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -130,5 +131,30 @@ func TestScanRunReadsEachTool(t *testing.T) {
 		if wantCited := strings.Contains(r.Path, "190959") || strings.Contains(r.Path, "ci-"); cited != wantCited {
 			t.Errorf("%s: cited by %v", r.Path, r.CitedBy)
 		}
+	}
+}
+
+// TestSeriesSum: the patch set of HEAD is what hack/lib.sh's pw::series_sum
+// gives for the main line's patch files (when patches/ has no uncommitted
+// change), and a revision without patches/ is an error.
+func TestSeriesSum(t *testing.T) {
+	if err := exec.Command("git", "-C", root, "diff", "--quiet", "HEAD", "--", "patches").Run(); err != nil {
+		t.Skip("patches/ differs from HEAD")
+	}
+	got, err := SeriesSum(root, "HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("bash", "-c", `dir=$(ls -d patches/v1.* | sort -t. -k2 -n | tail -n1) && find "$dir" -maxdepth 1 -name '*.patch' | LC_ALL=C sort | xargs cat | sha256sum | cut -c1-12`)
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := strings.TrimSpace(string(out)); got != want {
+		t.Errorf("SeriesSum(HEAD) = %s, the main line's patch files give %s", got, want)
+	}
+	if _, err := SeriesSum(root, "HEAD:bench"); err == nil {
+		t.Error("SeriesSum of a tree without patches/: no error")
 	}
 }

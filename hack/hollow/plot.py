@@ -9,7 +9,7 @@ and writes, into the directory:
                        with each round's value, probewheel/stock ratio
   plots/vs-pods-<period>s-<handlers>.png
                        one node: kubelet CPU, RSS, goroutines, probe lateness p99,
-                       lost runs, time to all Ready, restart bursts vs pods per
+                       missed runs, time to all Ready, restart bursts vs pods per
                        node, one line per kubelet (medians), one dot per round
   plots/nodes-<workload>.png
                        many nodes: pod readiness timelines and what the control
@@ -69,7 +69,7 @@ ROWS = [
     ("probe interval \\|dev\\| p99, ms", g("lateness.p99AbsMs"), "{:.1f}", False),
     ("probe interval \\|dev\\| p99.9, ms", g("lateness.p999AbsMs"), "{:.1f}", False),
     ("probe interval \\|dev\\| max, ms", g("lateness.maxAbsMs"), "{:.1f}", False),
-    ("lost runs (intervals > 1.5 periods, all rounds)", g("lateness.missed"), "{:d}", True),
+    ("missed runs (all rounds; docs/benchmarks.md#missed-runs)", g("lateness.missed"), "{:d}", True),
     ("liveness probe failures in the window (all rounds; none intended)", g("livenessFailures"), "{:d}", True),
     ("container restarts (all rounds; none intended)", g("restarts"), "{:d}", True),
     ("flipped pods whose target answered 3+ failures in a row (all rounds)", g("transitions.exercised"), "{:d}", True),
@@ -242,7 +242,7 @@ def targets(data):
             row("no lost readiness transition (probewheel, all rounds)",
                 f"{tot(p, 'transitions.lost'):.0f} of {tot(p, 'transitions.expected'):.0f} flips lost, "
                 f"{tot(p, 'transitions.extra'):.0f} extra (stock: {tot(s, 'transitions.lost'):.0f} lost, "
-                f"{tot(s, 'transitions.extra'):.0f} extra); lost runs {tot(p, 'lateness.missed'):.0f} "
+                f"{tot(s, 'transitions.extra'):.0f} extra); missed runs {tot(p, 'lateness.missed'):.0f} "
                 f"(stock {tot(s, 'lateness.missed'):.0f})",
                 tot(p, "transitions.lost") == 0 and tot(p, "transitions.extra") == 0)
             bf, bs = m(p, "restart.burstFirst"), m(p, "restart.burstSteady")
@@ -284,7 +284,7 @@ def vs_pods(data, d):
         ("kubelet RSS (MiB)", g("rssMiB")),
         ("kubelet goroutines", g("goroutines")),
         ("probe interval |dev| p99 (ms)", g("lateness.p99AbsMs")),
-        ("lost runs in the window", g("lateness.missed")),
+        ("missed runs in the window", g("lateness.missed")),
         ("time to all pods Ready (s)", ready_s),
         ("restart burst peak/mean,\nfirst full period after all probes ran", g("restart.burstSteady")),
         ("restart burst peak/mean,\nfirst period from the first probe", g("restart.burstFirst")),

@@ -3,31 +3,9 @@ package main
 import (
 	"math"
 	"slices"
+
+	"github.com/probewheel/probewheel/bench/measure"
 )
-
-// quantile of sorted values: the smallest value with at least q of them at
-// or below it (bench/stats.go's definition).
-func quantile(sorted []float64, q float64) float64 {
-	if len(sorted) == 0 {
-		return 0
-	}
-	k := int(math.Ceil(q*float64(len(sorted)))) - 1
-	k = max(0, min(k, len(sorted)-1))
-	return sorted[k]
-}
-
-// peakInWindow is the largest number of sorted timestamps within any
-// half-open window of length w (a sliding window, as bench/stats.go).
-func peakInWindow(ts []int64, w int64) int {
-	best, lo := 0, 0
-	for hi := range ts {
-		for ts[hi]-ts[lo] >= w {
-			lo++
-		}
-		best = max(best, hi-lo+1)
-	}
-	return best
-}
 
 // byKey groups event times by key, each in arrival order.
 func byKey(evs []event, keep func(k int) bool) map[int][]int64 {
@@ -41,7 +19,7 @@ func byKey(evs []event, keep func(k int) bool) map[int][]int64 {
 }
 
 // Lateness is what the targets saw of the probes' timing in a window:
-// intervals between consecutive probes of one key, both inside the window.
+// intervals between consecutive probes of one key that close in the window.
 type Lateness struct {
 	Intervals int     `json:"intervals"`
 	Keys      int     `json:"keys"`      // keys probed at least once in the window
@@ -50,36 +28,32 @@ type Lateness struct {
 	P99AbsMs  float64 `json:"p99AbsMs"`  //
 	P999AbsMs float64 `json:"p999AbsMs"` //
 	MaxAbsMs  float64 `json:"maxAbsMs"`  //
-	// Missed counts intervals over 1.5 periods: a lost run (as e2e/density_test.go).
+	// Missed counts the runs missed in the window (measure.Missed), the open
+	// gap at its end and keys never probed included.
 	Missed int `json:"missed"`
 }
 
-// lateness measures keys (a set) over the events in [t0, t1].
+// lateness measures keys (a set) over the events in the window (t0, t1]; every
+// key is due by t0.
 func lateness(evs []event, keys map[int]bool, t0, t1, period int64) Lateness {
 	l := Lateness{Expected: len(keys)}
-	var devs []float64
-	for _, ts := range byKey(evs, func(k int) bool { return keys[k] }) {
-		in := ts[:0:0]
-		for _, t := range ts {
-			if t >= t0 && t <= t1 {
-				in = append(in, t)
-			}
+	iv := measure.NewIntervals(period)
+	runs := byKey(evs, func(k int) bool { return keys[k] })
+	for k := range keys {
+		ts := runs[k]
+		slices.Sort(ts)
+		if i, _ := slices.BinarySearch(ts, t0+1); i < len(ts) && ts[i] <= t1 {
+			l.Keys++
 		}
-		if len(in) == 0 {
-			continue
-		}
-		l.Keys++
-		for i := 1; i < len(in); i++ {
-			d := in[i] - in[i-1]
-			if d > period*3/2 {
-				l.Missed++
-			}
-			devs = append(devs, math.Abs(float64(d-period))/1e6)
-		}
+		iv.Add(k, ts, t0, t1, t0)
+	}
+	devs := make([]float64, len(iv.AbsDev))
+	for i, d := range iv.AbsDev {
+		devs[i] = float64(d) / 1e6
 	}
 	slices.Sort(devs)
-	l.Intervals = len(devs)
-	l.P50AbsMs, l.P99AbsMs, l.P999AbsMs = quantile(devs, 0.5), quantile(devs, 0.99), quantile(devs, 0.999)
+	l.Intervals, l.Missed = len(devs), int(iv.Missed)
+	l.P50AbsMs, l.P99AbsMs, l.P999AbsMs = measure.Quantile(devs, 0.5), measure.Quantile(devs, 0.99), measure.Quantile(devs, 0.999)
 	if len(devs) > 0 {
 		l.MaxAbsMs = devs[len(devs)-1]
 	}
@@ -227,7 +201,7 @@ func restartStats(evs []event, keys, startup map[int]bool, t0, period int64, tim
 	}
 	slices.Sort(delays)
 	if len(delays) > 0 {
-		r.FirstP50S = quantile(delays, 0.5)
+		r.FirstP50S = measure.Quantile(delays, 0.5)
 		r.FirstMaxS = delays[len(delays)-1]
 		r.FirstSpanS = float64(hi-lo) / 1e9
 	}
@@ -244,11 +218,11 @@ func restartStats(evs []event, keys, startup map[int]bool, t0, period int64, tim
 	}
 	buckets := float64(period) / float64(burstBucket)
 	if len(ts) > 0 && len(keys) > 0 {
-		r.BurstFirst = float64(peakInWindow(window(ts[0]), burstBucket)) / (float64(len(keys)) / buckets)
+		r.BurstFirst = float64(measure.PeakInWindow(window(ts[0]), burstBucket)) / (float64(len(keys)) / buckets)
 	}
 	if r.Unprobed == 0 && len(delays) > 0 {
 		if w := window(hi); len(w) > 0 && ts[len(ts)-1] >= hi+period {
-			r.BurstSteady = float64(peakInWindow(w, burstBucket)) / (float64(len(w)) / buckets)
+			r.BurstSteady = float64(measure.PeakInWindow(w, burstBucket)) / (float64(len(w)) / buckets)
 		}
 	}
 	if timelineLen > 0 {

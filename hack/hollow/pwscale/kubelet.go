@@ -169,58 +169,7 @@ func (hk *hollowKubelet) waitHealthy(ctx context.Context) error {
 	}
 }
 
-// --- /proc
-
-// clockTick is USER_HZ, the unit of /proc/<pid>/stat's CPU times.
-const clockTick = 100
-
-func procCPU(pid int) (time.Duration, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0, err
-	}
-	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+2:]))
-	utime, _ := strconv.ParseInt(f[11], 10, 64)
-	stime, _ := strconv.ParseInt(f[12], 10, 64)
-	return time.Duration(utime+stime) * time.Second / clockTick, nil
-}
-
-var vmRSS = regexp.MustCompile(`(?m)^VmRSS:\s+(\d+) kB$`)
-
-func procRSSMiB(pid int) (float64, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0, err
-	}
-	m := vmRSS.FindSubmatch(b)
-	if m == nil {
-		return 0, fmt.Errorf("no VmRSS in /proc/%d/status", pid)
-	}
-	kb, _ := strconv.ParseFloat(string(m[1]), 64)
-	return kb / 1024, nil
-}
-
-// hostBusy is the machine's busy CPU time so far (every process; /proc/stat:
-// all but idle and iowait), and the 1-minute load average.
-func hostBusy() (time.Duration, float64) {
-	var busy time.Duration
-	if b, err := os.ReadFile("/proc/stat"); err == nil {
-		line, _, _ := strings.Cut(string(b), "\n")
-		f := strings.Fields(line) // cpu user nice system idle iowait irq softirq steal ...
-		for i := 1; i < len(f) && i <= 8; i++ {
-			if i == 4 || i == 5 {
-				continue
-			}
-			v, _ := strconv.ParseInt(f[i], 10, 64)
-			busy += time.Duration(v) * time.Second / clockTick
-		}
-	}
-	var load float64
-	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
-		load, _ = strconv.ParseFloat(strings.Fields(string(b))[0], 64)
-	}
-	return busy, load
-}
+// --- sockets (/proc)
 
 // nonLoopbackSockets lists the TCP and UDP sockets of pid whose remote end
 // (or, listening, whose local end) is not a loopback address: the benchmark's

@@ -39,6 +39,8 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/probewheel/probewheel/bench/measure"
 )
 
 const (
@@ -694,7 +696,7 @@ func (b *bench) readyStats(tCreate time.Time) {
 	b.tr.mu.Unlock()
 	slices.Sort(ds)
 	for q := 0; q <= 20; q++ {
-		b.res.ReadyQuantilesS = append(b.res.ReadyQuantilesS, finiteOr(quantile(ds, float64(q)/20), -1))
+		b.res.ReadyQuantilesS = append(b.res.ReadyQuantilesS, finiteOr(measure.Quantile(ds, float64(q)/20), -1))
 	}
 	b.res.AllReadyS = finiteOr(ds[len(ds)-1], -1)
 }

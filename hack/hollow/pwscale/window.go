@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/probewheel/probewheel/bench/measure"
 )
 
 const sampleEvery = 5 * time.Second
@@ -28,10 +30,10 @@ type scrape struct {
 func (b *bench) scrape(hk *hollowKubelet, withProbes bool) (scrape, error) {
 	s := scrape{t: time.Now()}
 	var err error
-	if s.cpu, err = procCPU(hk.pid()); err != nil {
+	if s.cpu, err = measure.ProcCPU(hk.pid()); err != nil {
 		return s, err
 	}
-	if s.rss, err = procRSSMiB(hk.pid()); err != nil {
+	if s.rss, err = measure.ProcRSSMiB(hk.pid()); err != nil {
 		return s, err
 	}
 	m, err := hk.get(hk.roPort, "/metrics")
@@ -81,8 +83,8 @@ func (b *bench) window(ctx context.Context, tCreate, tWin time.Time) error {
 	prev := make([]scrape, p.nodes)
 	// The machine around the kubelets: every process's CPU, and ours (the
 	// targets and fake runtimes), so that a noisy window shows as one.
-	host0, _ := hostBusy()
-	self0, _ := procCPU(os.Getpid())
+	host0, _ := measure.HostBusy()
+	self0, _ := measure.ProcCPU(os.Getpid())
 	hostPrev, tPrev := host0, time.Now()
 	var loadMax float64
 	for n, hk := range b.kubelets {
@@ -144,7 +146,8 @@ func (b *bench) window(ctx context.Context, tCreate, tWin time.Time) error {
 				})
 				prev[n], last[n] = s, s
 			}
-			hb, load := hostBusy()
+			hb, _ := measure.HostBusy()
+			load, _ := measure.LoadAvg()
 			loadMax = max(loadMax, load)
 			b.res.HostSamples = append(b.res.HostSamples, HostSample{T: now.Sub(tWin).Seconds(),
 				BusyCores: (hb - hostPrev).Seconds() / now.Sub(tPrev).Seconds(), Load1: load})
@@ -174,8 +177,8 @@ func (b *bench) window(ctx context.Context, tCreate, tWin time.Time) error {
 
 	// The kubelets' cost, per node and on average.
 	r := b.res
-	host1, _ := hostBusy()
-	self1, _ := procCPU(os.Getpid())
+	host1, _ := measure.HostBusy()
+	self1, _ := measure.ProcCPU(os.Getpid())
 	r.HostBusyCores = (host1 - host0).Seconds() / time.Since(tWin).Seconds()
 	r.HarnessCores = (self1 - self0).Seconds() / time.Since(tWin).Seconds()
 	r.HostLoad1Max = loadMax
@@ -473,7 +476,7 @@ func (b *bench) restart(ctx context.Context) error {
 	}
 	slices.Sort(bf)
 	slices.Sort(bs)
-	rs.BurstFirst, rs.BurstFirstMax, rs.BurstSteady = quantile(bf, 0.5), bf[len(bf)-1], quantile(bs, 0.5)
+	rs.BurstFirst, rs.BurstFirstMax, rs.BurstSteady = measure.Quantile(bf, 0.5), bf[len(bf)-1], measure.Quantile(bs, 0.5)
 	b.tr.mu.Lock()
 	for _, pt := range b.tr.pods {
 		for _, x := range pt.transitions {

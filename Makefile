@@ -66,7 +66,7 @@ verify-patches-test:
 verify-series:
 	hack/verify-series.sh
 
-## results-index: regenerate docs/results.md, the index of bench/results and e2e/results (make test
+## results-index: regenerate docs/results.md, the index of every level's results (make test
 ## fails when it is not current)
 results-index:
 	$(GO) test -count=1 -run '^TestIndexIsCurrent$$' ./bench/resultsindex/ -update

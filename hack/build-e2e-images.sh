@@ -34,7 +34,7 @@ imgdir=${PW_OUTPUT}/images
 mkdir -p "${bindir}" "${imgdir}"
 cd "${PW_ROOT}"
 CGO_ENABLED=0 go build -trimpath -buildvcs=false -ldflags='-s -w' -o "${bindir}/" \
-  ./e2e/probetarget ./e2e/tools/pause ./e2e/tools/mkimage ./e2e/tools/cricleanup
+  ./e2e/probetarget ./hack/tools/pause ./hack/tools/mkimage ./hack/tools/cricleanup
 
 "${bindir}/mkimage" -o "${imgdir}/pause.tar" -tag "${PW_PAUSE_IMAGE}" \
   -add "${bindir}/pause:/pause" -entrypoint /pause -user 65535:65535

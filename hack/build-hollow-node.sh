@@ -6,14 +6,14 @@
 #   hack/build-hollow-node.sh --stock  -> _output/bin/hollow-node-stock  (pristine)
 #
 # The tree pw::prepare_tree makes (hack/lib.sh) is copied to
-# _output/src/kubemark-<flavor> and the benchmark's overlay, hack/hollow/overlay/
+# _output/src/kubemark-<flavor> and the benchmark's overlay, bench/hollow/overlay/
 # (files at their paths in the kubernetes tree, each carrying the
 # PW_OVERLAY_TAG line, which is stripped), replaces upstream's files there:
 #   pkg/kubemark/hollow_kubelet.go   the real prober manager instead of
 #                                    probetest.FakeManager{}; a fixed root dir,
 #                                    bind address and healthz port
 #   cmd/kubemark/app/hollow_node.go  --runtime-endpoint (an out-of-process CRI:
-#                                    hack/hollow/pwscale's fake runtime instead of
+#                                    bench/hollow/pwscale's fake runtime instead of
 #                                    upstream's in-process one), --root-dir,
 #                                    --address, --healthz-port, --pprof-address
 # Nothing of this goes into patches/ or pkg/: the kubelet code in the copy is
@@ -38,7 +38,7 @@ else
   out=${PW_BIN}/hollow-node
   version=${PW_FORK_VERSION}
 fi
-overlay=${PW_ROOT}/hack/hollow/overlay
+overlay=${PW_ROOT}/bench/hollow/overlay
 
 start=${SECONDS}
 pw::prepare_tree "${flavor}" # holds a shared lock on the tree until we exit
@@ -58,7 +58,7 @@ copy_want=$(
 exec {copylock}>"${copy}.lock"
 flock -x "${copylock}"
 if [[ ! -f ${copy}/.probewheel-stamp || $(<"${copy}/.probewheel-stamp") != "${copy_want}" ]]; then
-  pw::log "copying ${PW_TREE} to ${copy} and applying hack/hollow/overlay (${#files[@]} files)"
+  pw::log "copying ${PW_TREE} to ${copy} and applying bench/hollow/overlay (${#files[@]} files)"
   rm -rf "${copy}"
   mkdir -p "${copy}"
   # The work tree only: the copy is a build directory, not a repository.

@@ -18,7 +18,7 @@
 # their images: hack/build-e2e-images.sh --upstream). Each run writes
 # ginkgo's JSON and JUnit reports and the cluster's logs into
 # ${E2E_UPSTREAM_OUT:-_output/e2e-upstream/<UTC time>}/<flavor>/, and
-# e2e/tools/e2esummary writes summary.md there. Exit status: 1 when a spec that
+# hack/tools/e2esummary writes summary.md there. Exit status: 1 when a spec that
 # passed on the stock kubelet did not pass on the patched one or, with a single
 # kubelet, when any spec failed; 0 otherwise.
 #
@@ -71,7 +71,7 @@ esac
 "${PW_ROOT}/hack/install-e2e-deps.sh"
 "${PW_ROOT}/hack/build-cluster-binaries.sh" e2e.test ginkgo agnhost
 "${PW_ROOT}/hack/build-e2e-images.sh" --upstream
-(cd "${PW_ROOT}" && go build -o "${PW_BIN}/e2e/" ./e2e/tools/e2esummary)
+(cd "${PW_ROOT}" && go build -o "${PW_BIN}/e2e/" ./hack/tools/e2esummary)
 
 mkdir -p "${out}"
 reports=()

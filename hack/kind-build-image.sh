@@ -19,7 +19,7 @@
 #                                          kind's images/base/files (hack/kind/node)
 #   netbase    probewheel/kind-netbase   rootfs + iptables, iproute2, curl, jq (hack/kind/netbase)
 #   images     _output/kind/images/*.tar kube-apiserver, -controller-manager, -scheduler, etcd,
-#                                          coredns, pause (static, FROM scratch: e2e/tools/mkimage);
+#                                          coredns, pause (static, FROM scratch: hack/tools/mkimage);
 #                                          kube-proxy and the CNI DaemonSet (netbase + a script)
 #   nokubelet  probewheel/kind-nokubelet base + kubeadm, kubectl, crictl, /kind/*, the images above
 #   kubelet    probewheel/node:<tag>     nokubelet + one layer: /usr/bin/kubelet
@@ -167,7 +167,7 @@ KUBELET_FLAVOR=${flavor} nice -n 10 "${PW_ROOT}/hack/build-kubelet.sh"
 pw::kind_wait_for_builds
 nice -n 10 "${PW_ROOT}/hack/build-cluster-binaries.sh" kube-apiserver kube-controller-manager kube-scheduler kubectl kubeadm kube-proxy
 "${PW_ROOT}/hack/kind-build-tools.sh" crictl etcd coredns
-(cd "${PW_ROOT}" && CGO_ENABLED=0 nice -n 10 go build -trimpath -buildvcs=false -ldflags='-s -w' -o "${bin}/e2e/" ./e2e/tools/mkimage ./e2e/tools/pause)
+(cd "${PW_ROOT}" && CGO_ENABLED=0 nice -n 10 go build -trimpath -buildvcs=false -ldflags='-s -w' -o "${bin}/e2e/" ./hack/tools/mkimage ./hack/tools/pause)
 for b in "${kubelet}" "${bin}"/{kube-apiserver,kube-controller-manager,kube-scheduler,kubectl,kubeadm,kube-proxy} \
   "${PW_KIND_BIN}"/{crictl,etcd,coredns} "${bin}"/e2e/{mkimage,pause}; do
   [[ -x ${b} ]] || pw::kind_fail "${b} missing after the builds"

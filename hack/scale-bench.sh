@@ -2,17 +2,17 @@
 # The scale benchmark (issue 10, docs/scale.md, `make scale-bench`): the real
 # kubelet code at 110 to 2,000 pods per node, stock vs probewheel, as hollow
 # kubelets (hack/build-hollow-node.sh) against a local control plane
-# (hack/hollow/control-plane.sh), one measurement per hack/hollow/pwscale run.
+# (bench/hollow/control-plane.sh), one measurement per bench/hollow/pwscale run.
 #
 #   hack/scale-bench.sh [full|reduced|smoke|nodes|flips]  (default full)
 #
 #   full     one node at SCALE_PODS pods x SCALE_PERIODS, then the many-nodes
 #            workloads SCALE_MANY; SCALE_ROUNDS (3) rounds per kubelet
-#            -> e2e/results/hollow-<UTC date>/ (~5-6 h on 2 cores)
+#            -> bench/hollow/results/hollow-<UTC date>/ (~5-6 h on 2 cores)
 #   reduced  the issue's one-node figures in ~40-50 min: 250, 1,000 and 2,000
 #            pods @1 s (2,000 @1 s included: SCALE_MAX_PODS_AT_1S=0), 2 rounds
 #            per kubelet (ABBA), short windows, no many-nodes workload, a 5 min
-#            wait for all pods Ready -> e2e/results/hollow-reduced-<UTC date>/
+#            wait for all pods Ready -> bench/hollow/results/hollow-reduced-<UTC date>/
 #   smoke    110, 500 and 1,000 pods @1 s and 3 x 200 pods @10 s, one round per
 #            kubelet, short windows -> _output/scale/smoke-<UTC date>/ (proves the pipeline)
 #   nodes    only the many-nodes workloads
@@ -23,7 +23,7 @@
 #            the kubelet's default API QPS); with SCALE_PERIODS=1, one pod in
 #            ceil(pods / (100 x period)) flips, the same 25 a second (and
 #            SCALE_FLIP_SPANS=100 keeps the window and the 20,000). No restart
-#            phase, no profile; 1 round -> e2e/results/hollow-flips-<UTC date>/
+#            phase, no profile; 1 round -> bench/hollow/results/hollow-flips-<UTC date>/
 #            (~40 min)
 #
 # Resuming (the full mode takes ~5-6 h; a working session may have less):
@@ -38,7 +38,7 @@
 # already measured (else from the longest round so far, else
 # SCALE_ROUND_ESTIMATE, 30 min); the results so far are then plotted, run.txt
 # says what is missing, and the exit status is 3. Commit the directory as it
-# stands and resume later: `SCALE_RESUME=e2e/results/hollow-<date> make
+# stands and resume later: `SCALE_RESUME=bench/hollow/results/hollow-<date> make
 # scale-bench`.
 #
 # Knobs (environment; lists separated by spaces or commas): SCALE_PODS
@@ -86,7 +86,7 @@ list() { echo "${1//,/ }"; }
 max1s_default=1000
 case ${mode} in
   full)
-    out=${SCALE_OUT:-${PW_ROOT}/e2e/results/hollow-${stamp}}
+    out=${SCALE_OUT:-${PW_ROOT}/bench/hollow/results/hollow-${stamp}}
     pods=${SCALE_PODS:-110 250 500 1000 2000}
     periods=${SCALE_PERIODS:-1 10}
     many=${SCALE_MANY-10x250@10}
@@ -94,7 +94,7 @@ case ${mode} in
     profile=${SCALE_PROFILE:-1}
     ;;
   reduced)
-    out=${SCALE_OUT:-${PW_ROOT}/e2e/results/hollow-reduced-${stamp}}
+    out=${SCALE_OUT:-${PW_ROOT}/bench/hollow/results/hollow-reduced-${stamp}}
     pods=${SCALE_PODS:-250 1000 2000}
     periods=${SCALE_PERIODS:-1}
     many=${SCALE_MANY-}
@@ -114,14 +114,14 @@ case ${mode} in
     short=1
     ;;
   nodes)
-    out=${SCALE_OUT:-${PW_ROOT}/e2e/results/hollow-nodes-${stamp}}
+    out=${SCALE_OUT:-${PW_ROOT}/bench/hollow/results/hollow-nodes-${stamp}}
     pods="" periods=""
     many=${SCALE_MANY-10x250@10}
     rounds=${SCALE_ROUNDS:-3}
     profile=${SCALE_PROFILE:-0}
     ;;
   flips)
-    out=${SCALE_OUT:-${PW_ROOT}/e2e/results/hollow-flips-${stamp}}
+    out=${SCALE_OUT:-${PW_ROOT}/bench/hollow/results/hollow-flips-${stamp}}
     pods=${SCALE_PODS:-1000}
     periods=${SCALE_PERIODS:-10}
     many=""
@@ -214,7 +214,7 @@ pw::log "building (each step is a no-op when up to date)"
 nice -n 10 "${PW_ROOT}/hack/build-hollow-node.sh" --stock >&2
 nice -n 10 "${PW_ROOT}/hack/build-hollow-node.sh" >&2
 nice -n 10 "${PW_ROOT}/hack/build-cluster-binaries.sh" kube-apiserver >&2
-(cd "${PW_ROOT}" && nice -n 10 go build -o "${PW_BIN}/pwscale" ./hack/hollow/pwscale)
+(cd "${PW_ROOT}" && nice -n 10 go build -o "${PW_BIN}/pwscale" ./bench/hollow/pwscale)
 declare -A bin=([stock]=${PW_BIN}/hollow-node-stock [probewheel]=${PW_BIN}/hollow-node)
 
 # ------------------------------------------------------------- control plane
@@ -233,7 +233,7 @@ cleanup() {
     fi
     rm -f "${f}"
   done
-  "${PW_ROOT}/hack/hollow/control-plane.sh" down || rc=1
+  "${PW_ROOT}/bench/hollow/control-plane.sh" down || rc=1
   exit "${rc}"
 }
 trap cleanup EXIT
@@ -244,8 +244,8 @@ on_signal() {
   exit 130
 }
 trap on_signal INT TERM
-"${PW_ROOT}/hack/hollow/control-plane.sh" down >/dev/null 2>&1 || true # a previous run's
-"${PW_ROOT}/hack/hollow/control-plane.sh" up >&2
+"${PW_ROOT}/bench/hollow/control-plane.sh" down >/dev/null 2>&1 || true # a previous run's
+"${PW_ROOT}/bench/hollow/control-plane.sh" up >&2
 host_ip=$(pw::cluster_host_ip)
 
 mkdir -p "${out}/runs"
@@ -283,7 +283,7 @@ fi
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "machine: $(nproc) CPUs ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)), $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), kernel $(uname -r), $(go version)"
   echo "kubelets: $("${bin[stock]}" --version) (stock), $("${bin[probewheel]}" --version) (probewheel, patches/ sha256 ${patchset})"
-  echo "commit: $(cd "${PW_ROOT}" && git rev-parse --short HEAD)$(cd "${PW_ROOT}" && git diff --quiet HEAD -- patches hack/hollow hack/build-hollow-node.sh || echo ' + uncommitted changes in patches/ or hack/hollow')"
+  echo "commit: $(cd "${PW_ROOT}" && git rev-parse --short HEAD)$(cd "${PW_ROOT}" && git diff --quiet HEAD -- patches bench/hollow hack/build-hollow-node.sh || echo ' + uncommitted changes in patches/ or bench/hollow')"
 } >"${out}/run.txt"
 cat "${out}/run.txt" >&2
 
@@ -396,8 +396,8 @@ for wl in "${workloads[@]}"; do
         rc=1
         pw::log "run failed: ${out}/runs/${name}/${flavor}-${round}.log"
         # A failed run may have left the control plane unhealthy: start it afresh.
-        "${PW_ROOT}/hack/hollow/control-plane.sh" down >&2 || true
-        "${PW_ROOT}/hack/hollow/control-plane.sh" up >&2
+        "${PW_ROOT}/bench/hollow/control-plane.sh" down >&2 || true
+        "${PW_ROOT}/bench/hollow/control-plane.sh" up >&2
       fi
       # The kubelets' logs of a failed run stay (for the post-mortem), a
       # successful run's go (2,000 pods log hundreds of MB) unless a readiness
@@ -427,7 +427,7 @@ fi
 
 if compgen -G "${out}/runs/*/*-[0-9]*.json" >/dev/null; then
   pw::log "plotting"
-  /usr/bin/python3 "${PW_ROOT}/hack/hollow/plot.py" "${out}" >/dev/null || rc=1
+  /usr/bin/python3 "${PW_ROOT}/bench/hollow/plot.py" "${out}" >/dev/null || rc=1
 fi
 pw::log "done in $(((SECONDS - t_start) / 60)) min: ${out}/summary.md"
 echo "results: ${out}"

@@ -106,7 +106,7 @@ func TestScanRunReadsEachTool(t *testing.T) {
 	}
 	write("bench/results/20261124-190959-default/machine.txt", "date:        2026-11-24T19:09:59Z\nmode:        default (count 5, bench '.')\nnproc:       2\ncpu:         Xeon\ncommit:      67f715d\n")
 	write("bench/results/reliability-20261124/runs.txt", "2026-11-24T10:00:00Z make soak: commit aaaaaaa, 2 CPUs\n2026-11-24T19:58:15Z make fuzz-diff: commit 0d8bbb0, 2 CPUs\n")
-	write("e2e/results/hollow-20261123-185704/summary.md", "# x\n\nCommand: `make scale-bench`, commit 3f53d3d.\n")
+	write("bench/hollow/results/hollow-20261123-185704/summary.md", "# x\n\nCommand: `make scale-bench`, commit 3f53d3d.\n")
 	write("e2e/results/ci-20261123.md", "CI of commit 48048b5\n")
 	write("docs/a.md", "[s](../bench/results/20261124-190959-default/machine.txt) and ../e2e/results/ci-20261123.md")
 	runs, err := Scan(dir)
@@ -114,10 +114,10 @@ func TestScanRunReadsEachTool(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string][3]string{ // commit, workload, date
-		"bench/results/20261124-190959-default": {"67f715d", "bench.sh default (count 5, bench '.')", "2026-11-24"},
-		"bench/results/reliability-20261124":    {"0d8bbb0", "make reliability (runs.txt)", "2026-11-24"},
-		"e2e/results/ci-20261123.md":            {"48048b5", "", "2026-11-23"},
-		"e2e/results/hollow-20261123-185704":    {"3f53d3d", "make scale-bench", "2026-11-23"},
+		"bench/results/20261124-190959-default":       {"67f715d", "bench.sh default (count 5, bench '.')", "2026-11-24"},
+		"bench/results/reliability-20261124":          {"0d8bbb0", "make reliability (runs.txt)", "2026-11-24"},
+		"e2e/results/ci-20261123.md":                  {"48048b5", "", "2026-11-23"},
+		"bench/hollow/results/hollow-20261123-185704": {"3f53d3d", "make scale-bench", "2026-11-23"},
 	}
 	if len(runs) != len(want) {
 		t.Fatalf("%d runs, want %d", len(runs), len(want))

@@ -74,7 +74,7 @@ type hollowNodeConfig struct {
 	ExtendedResources       map[string]string
 	UseHostImageService     bool
 
-	// probewheel scale benchmark (hack/hollow/): an out-of-process CRI, a
+	// probewheel scale benchmark (bench/hollow/): an out-of-process CRI, a
 	// fixed root directory, loopback-only servers.
 	RuntimeEndpoint string
 	RootDirectory   string

@@ -69,7 +69,7 @@ func main() {
 			"WorkingDir": "/",
 		},
 		"rootfs":  map[string]any{"type": "layers", "diff_ids": []string{diffID}},
-		"history": []map[string]any{{"created": epoch.Format(time.RFC3339), "created_by": "probewheel e2e/tools/mkimage"}},
+		"history": []map[string]any{{"created": epoch.Format(time.RFC3339), "created_by": "probewheel hack/tools/mkimage"}},
 	}
 	cfgJSON, err := json.Marshal(cfg)
 	if err != nil {

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """summary.md and plots for a hack/scale-bench.sh results directory.
 
-Reads runs/<workload>/<kubelet>-<round>.json (hack/hollow/pwscale's output)
+Reads runs/<workload>/<kubelet>-<round>.json (bench/hollow/pwscale's output)
 and writes, into the directory:
   summary.md           the issue-10 targets at 1,000 pods/node x 3 probes @1 s,
                        a 5,000-node fleet on paper (fleet.py), then per

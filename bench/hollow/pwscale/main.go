@@ -1,7 +1,7 @@
 // Command pwscale is one measurement of the scale benchmark (docs/scale.md,
 // `make scale-bench`): N hollow kubelets (upstream's kubemark hollow node,
 // stock or probewheel, built by hack/build-hollow-node.sh) with P pods each,
-// against a running control plane (hack/hollow/control-plane.sh).
+// against a running control plane (bench/hollow/control-plane.sh).
 //
 // This process is everything around the kubelets, on loopback only: the fake
 // container runtime of each kubelet (a CRI server on a unix socket: O(1) per
@@ -13,7 +13,7 @@
 // readiness flip of some pods, counted on the API), restarts the kubelets
 // (first probes and their burstiness as the targets saw them), tears
 // everything down and writes one JSON file. scripts in hack/ alternate
-// the kubelets (ABBA) and plot (hack/hollow/plot.py).
+// the kubelets (ABBA) and plot (bench/hollow/plot.py).
 package main
 
 import (

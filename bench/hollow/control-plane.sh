@@ -5,8 +5,8 @@
 # (pwscale makes the namespace's default service account), no kubelet, no
 # container runtime: the hollow kubelets pwscale starts are the nodes.
 #
-#   hack/hollow/control-plane.sh up     -> ${PW_SCALE_DIR}/cluster/admin.kubeconfig
-#   hack/hollow/control-plane.sh down
+#   bench/hollow/control-plane.sh up     -> ${PW_SCALE_DIR}/cluster/admin.kubeconfig
+#   bench/hollow/control-plane.sh down
 #
 # Loopback only: etcd on 127.0.0.1:${PW_SCALE_ETCD_PORT:-22379}, the apiserver
 # on 127.0.0.1:${PW_SCALE_APISERVER_PORT:-16443} (ports apart from

@@ -1,4 +1,4 @@
-"""Tests for fleet.py: python3 -m unittest discover -s hack/hollow -p '*_test.py'."""
+"""Tests for fleet.py: python3 -m unittest discover -s bench/hollow -p '*_test.py'."""
 
 import unittest
 

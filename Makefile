@@ -75,7 +75,8 @@ results-index:
 patch-set:
 	@bash -c 'source hack/lib.sh && pw::series_sum "$${PW_KUBE_MINOR}"'
 
-## verify-docs: every make target, script and relative link README.md and docs/*.md show exists;
+## verify-docs: every make target, script and relative link README.md, docs/*.md, e2e/README.md and
+## CHANGELOG.md show exists;
 ## runs the cheap ones (make -n, --help); the README's table of releases and CI's time match their
 ## records (e2e/results/releases, e2e/results/ci-*.md); a few seconds
 .PHONY: verify-docs

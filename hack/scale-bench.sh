@@ -273,6 +273,8 @@ else
       "${SCALE_WINDOW:-}" "${SCALE_SETTLE:-}" "${SCALE_PWSCALE_ARGS:-}" "${flip_spans}" "${patchset}"
   } >"${out}/scale.env"
 fi
+# What a run leaves besides its JSON (logs, profiles) stays out of the tree.
+art=${PW_SCALE_DIR}/artifacts/$(basename "${out}")
 [[ -n ${resume} ]] || {
   echo "command: hack/scale-bench.sh ${mode}"
   echo "workloads (nodes pods period handlers): $(printf '[%s] ' "${workloads[@]}")"
@@ -284,6 +286,7 @@ fi
   echo "machine: $(nproc) CPUs ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)), $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), kernel $(uname -r), $(go version)"
   echo "kubelets: $("${bin[stock]}" --version) (stock), $("${bin[probewheel]}" --version) (probewheel, patches/ sha256 ${patchset})"
   echo "commit: $(cd "${PW_ROOT}" && git rev-parse --short HEAD)$(cd "${PW_ROOT}" && git diff --quiet HEAD -- patches bench/hollow hack/build-hollow-node.sh || echo ' + uncommitted changes in patches/ or bench/hollow')"
+  echo "artifacts (not in git; the command above makes them again): ${art#"${PW_ROOT}/"}/ (pwscale's log of each run, and node 0's goroutine summary, CPU and heap profiles with profile 1)"
 } >"${out}/run.txt"
 cat "${out}/run.txt" >&2
 
@@ -366,7 +369,8 @@ for wl in "${workloads[@]}"; do
       if [[ -f ${f} ]]; then # a failed run's, kept beside (plot.py reads <kubelet>-<round>.json only)
         failed=${f%.json}.failed-$(date -u -r "${f}" +%Y%m%d-%H%M%S)
         mv "${f}" "${failed}.json"
-        [[ ! -f ${f%.json}.log ]] || mv "${f%.json}.log" "${failed}.log"
+        log=${art}/${name}/${flavor}-${round}.log
+        [[ ! -f ${log} ]] || mv "${log}" "${art}/${name}/$(basename "${failed}").log"
       fi
       elapsed=$((SECONDS - t_start))
       eta=""
@@ -376,7 +380,9 @@ for wl in "${workloads[@]}"; do
       args=(-kubeconfig "${kubeconfig}" -hollow-node "${bin[${flavor}]}" -flavor "${flavor}" -round "${round}"
         -run-id "${flavor:0:1}${round}-${nodes}x${p}-${period}s" -nodes "${nodes}" -pods "${p}"
         -period "${period}s" -handlers "${h}" -exec-latency "${exec_latency}" -node-ip "${host_ip}"
-        -out "${out}/runs/${name}/${flavor}-${round}.json" -rundir "${rundir}/${name}-${flavor}-${round}")
+        -out "${out}/runs/${name}/${flavor}-${round}.json" -rundir "${rundir}/${name}-${flavor}-${round}"
+        -profile-dir "${art}/${name}")
+      mkdir -p "${art}/${name}"
       window=$(window_for "${period}")
       [[ -n ${window} ]] && args+=(-window "${window}")
       [[ -n ${SCALE_SETTLE:-} ]] && args+=(-settle "${SCALE_SETTLE}")
@@ -387,14 +393,14 @@ for wl in "${workloads[@]}"; do
       read -ra extra <<<"${SCALE_PWSCALE_ARGS:-}"
       # pwscale's progress goes to stderr and into the run's log. In the
       # background, so that a signal reaches the trap at once.
-      "${PW_BIN}/pwscale" "${args[@]}" "${extra[@]}" 2> >(tee "${out}/runs/${name}/${flavor}-${round}.log" >&2) &
+      "${PW_BIN}/pwscale" "${args[@]}" "${extra[@]}" 2> >(tee "${art}/${name}/${flavor}-${round}.log" >&2) &
       child=$!
       status=0
       wait "${child}" || status=$?
       child=""
       if ((status != 0)); then
         rc=1
-        pw::log "run failed: ${out}/runs/${name}/${flavor}-${round}.log"
+        pw::log "run failed: ${art}/${name}/${flavor}-${round}.log"
         # A failed run may have left the control plane unhealthy: start it afresh.
         "${PW_ROOT}/bench/hollow/control-plane.sh" down >&2 || true
         "${PW_ROOT}/bench/hollow/control-plane.sh" up >&2

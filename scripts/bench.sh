@@ -29,11 +29,12 @@
 # none always runs first. Outputs in the results directory:
 #   raw.txt        benchmark output of all rounds (benchstat input)
 #   benchstat.txt  go tool benchstat -col /impl raw.txt
-#   progress.log   the harness's progress lines
 #   machine.txt    nproc, memory, CPU model, go version, kernel, commit
 #   summaries/     per-probe period errors and restart timelines, condensed into histograms
 #                  (default/full; the raw dumps stay in _output/bench/dumps/)
 #   plots/         scripts/plot.sh output (default/full)
+# and outside the tree, in _output/bench/logs/<results directory's name>/: progress.log,
+# the harness's progress lines.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -87,7 +88,8 @@ if [[ $MODE == default || $MODE == full ]]; then
 fi
 BENCH=${BENCH:-.}
 OUT=$BENCH_OUT
-mkdir -p "$OUT"
+LOGS=_output/bench/logs/$(basename "$OUT")
+mkdir -p "$OUT" "$LOGS"
 
 log() { printf '[bench.sh %s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
 
@@ -125,10 +127,10 @@ for ((round = 1; round <= COUNT; round++)); do
 		order+=${order:+,}${impls[(i + round - 1) % ${#impls[@]}]}
 	done
 	log "round $round/$COUNT (order $order), $((SECONDS - start))s elapsed; results in $OUT"
-	# stdout (benchmark lines) → raw.txt; stderr (progress) → terminal + progress.log.
+	# stdout (benchmark lines) → raw.txt; stderr (progress) → terminal + $LOGS/progress.log.
 	PROBEWHEEL_BENCH_IMPLS=$order PROBEWHEEL_BENCH_ROUND="$round/$COUNT" \
 		"$bin" -test.run '^$' -test.bench "$BENCH" -test.benchtime 1x -test.count 1 -test.timeout 0 \
-		2> >(tee -a "$OUT/progress.log" >&2) | tee -a "$OUT/raw.txt"
+		2> >(tee -a "$LOGS/progress.log" >&2) | tee -a "$OUT/raw.txt"
 done
 log "all rounds done in $((SECONDS - start))s"
 

@@ -50,11 +50,11 @@ const (
 )
 
 type options struct {
-	kubeconfig, hollowNode, flavor, runID, out, rundir, nodeIP, handlers, namespace string
-	round, nodes, pods, kubeletV, apiBurst, podsPerIP, flipEvery                    int
-	period, window, settle, execLatency, readyTimeout, flipCycle                    time.Duration
-	apiQPS, createQPS                                                               float64
-	restart, profile, uts, dump                                                     bool
+	kubeconfig, hollowNode, flavor, runID, out, rundir, nodeIP, handlers, namespace, profileDir string
+	round, nodes, pods, kubeletV, apiBurst, podsPerIP, flipEvery                                int
+	period, window, settle, execLatency, readyTimeout, flipCycle                                time.Duration
+	apiQPS, createQPS                                                                           float64
+	restart, profile, uts, dump                                                                 bool
 }
 
 func parseFlags() *options {
@@ -86,7 +86,8 @@ func parseFlags() *options {
 	flag.BoolVar(&o.restart, "restart", true, "restart the kubelets after the window and measure the first probes")
 	flag.BoolVar(&o.uts, "uts", true, "run each kubelet in its own UTS namespace with the node name as host name (needs root and unshare)")
 	flag.BoolVar(&o.dump, "dump", false, "write every probe arrival from the window's start on (Unix ns, pod, kind, handler) to <out>.events.csv")
-	flag.BoolVar(&o.profile, "profile", false, "after the window, save node 0's goroutine summary and a 10 s CPU profile next to -out")
+	flag.BoolVar(&o.profile, "profile", false, "after the window, save node 0's goroutine summary, a 10 s CPU profile and a heap profile in -profile-dir")
+	flag.StringVar(&o.profileDir, "profile-dir", "", "where -profile saves its files, named after -out (default: -out's directory)")
 	flag.Parse()
 	if o.kubeconfig == "" || o.hollowNode == "" || o.flavor == "" || o.out == "" || o.rundir == "" || o.nodeIP == "" {
 		fail("-kubeconfig, -hollow-node, -flavor, -out, -rundir and -node-ip are required")

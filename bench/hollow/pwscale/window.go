@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -372,6 +373,9 @@ func flipString(fs []flip, t0 time.Time) string {
 func (b *bench) saveProfiles() {
 	hk := b.kubelets[0]
 	base := strings.TrimSuffix(b.o.out, ".json")
+	if b.o.profileDir != "" {
+		base = filepath.Join(b.o.profileDir, filepath.Base(base))
+	}
 	for _, x := range []struct{ path, file string }{
 		{"/debug/pprof/goroutine?debug=1", base + ".goroutines.txt"},
 		{"/debug/pprof/profile?seconds=10", base + ".cpu.pprof"},

@@ -12,7 +12,10 @@
 # IMPLS=a,b picks implementations of bench.Impls; PODS, PERIOD, WAVES, WAVE, STALL
 # override the workload (see bench/reliability/reliability_test.go).
 
-RELIABILITY_OUT ?= $(CURDIR)/bench/results/reliability-$(shell date -u +%Y%m%d)
+# One folder per make invocation, named like every results folder: reliability-<UTC date>-<time>.
+ifndef RELIABILITY_OUT
+RELIABILITY_OUT := $(CURDIR)/bench/results/reliability-$(shell date -u +%Y%m%d-%H%M%S)
+endif
 DIFF_SWEEP      ?= 10000
 FUZZTIME_DIFF   ?= 5m
 

@@ -37,7 +37,7 @@ vet:
 # default (upstream's per-probe loop).
 GATE_OFF := -ldflags=-X=$(shell awk '$$1 == "module" {print $$2; exit}' go.mod)/pkg/features.probeTimerWheelDefault=false
 unit:
-	$(GO) test -race -count=1 $(PKG) ./bench/parity/ ./bench/ ./bench/measure/ ./bench/resultsindex/
+	$(GO) test -race -count=1 $(PKG) ./bench/parity/ ./bench/ ./bench/measure/ ./bench/target/ ./bench/resultsindex/ ./e2e/probetarget/
 	$(GO) test -race -count=1 $(GATE_OFF) $(PKG)
 
 ## fuzz: FuzzWheel on FUZZTIME new inputs. Not in make test: -fuzz instruments every package the

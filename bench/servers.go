@@ -5,7 +5,6 @@ package bench
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -19,11 +18,9 @@ import (
 	"syscall"
 	"time"
 
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/codes"
-	healthpb "google.golang.org/grpc/health/grpc_health_v1"
-	grpcstatus "google.golang.org/grpc/status"
 	"k8s.io/kubernetes/pkg/kubelet/prober/results"
+
+	"github.com/probewheel/probewheel/bench/target"
 )
 
 // The HTTP, TCP and gRPC targets run in a child process (the test binary re-executed
@@ -169,12 +166,20 @@ func runTargetServer() error {
 		fmt.Fprintf(os.Stderr, "target server: raising RLIMIT_NOFILE: %v\n", err)
 	}
 	ts := &targetServer{}
+	srv := &target.Server{Checks: ts, HangMax: hangMax, LoopbackOnly: true}
+	serve := func(what string, f func() error) {
+		go func() {
+			if err := f(); err != nil {
+				fmt.Fprintf(os.Stderr, "target server: %s: %v\n", what, err)
+			}
+		}()
+	}
 
 	hln, httpPort, err := listenWildcard()
 	if err != nil {
 		return err
 	}
-	go acceptLoop(hln, func(c *net.TCPConn) { go ts.serveHTTP(c) })
+	serve("http", func() error { return srv.ServeHTTP(hln) })
 
 	var tcp []string
 	for ci := 0; ci < containers; ci++ {
@@ -184,8 +189,8 @@ func runTargetServer() error {
 				return err
 			}
 			tcp = append(tcp, strconv.Itoa(port))
-			ci, k := ci, k
-			go acceptLoop(ln, func(c *net.TCPConn) { ts.serveTCP(c, ci, k) })
+			tag := ci*nKinds + k
+			serve("tcp", func() error { return srv.ServeTCP(ln, tag) })
 		}
 	}
 
@@ -211,9 +216,8 @@ func runTargetServer() error {
 	if err != nil {
 		return err
 	}
-	gs := grpc.NewServer()
-	healthpb.RegisterHealthServer(gs, &healthServer{ts: ts})
-	go gs.Serve(loopbackListener{gln})
+	gs := srv.GRPC()
+	serve("grpc", func() error { return srv.ServeGRPC(gs, gln) })
 
 	fmt.Printf("ports http=%d grpc=%d hole=%d tcp=%s\n", httpPort, grpcPort, holePort, strings.Join(tcp, ","))
 
@@ -259,46 +263,6 @@ func listenWildcard() (*net.TCPListener, int, error) {
 	return ln, ln.Addr().(*net.TCPAddr).Port, nil
 }
 
-func loopbackConn(c net.Conn) bool {
-	la, _ := c.LocalAddr().(*net.TCPAddr)
-	ra, _ := c.RemoteAddr().(*net.TCPAddr)
-	return la != nil && ra != nil && la.IP.IsLoopback() && ra.IP.IsLoopback()
-}
-
-// acceptLoop accepts until the listener fails permanently.
-func acceptLoop(ln *net.TCPListener, handle func(*net.TCPConn)) {
-	for {
-		c, err := ln.AcceptTCP()
-		if err != nil {
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() || errors.Is(err, syscall.EMFILE) || errors.Is(err, syscall.ENFILE) ||
-				errors.Is(err, syscall.ECONNABORTED) {
-				time.Sleep(5 * time.Millisecond)
-				continue
-			}
-			fmt.Fprintf(os.Stderr, "target server: accept: %v\n", err)
-			return
-		}
-		if !loopbackConn(c) {
-			c.Close()
-			continue
-		}
-		handle(c)
-	}
-}
-
-type loopbackListener struct{ *net.TCPListener }
-
-func (l loopbackListener) Accept() (net.Conn, error) {
-	for {
-		c, err := l.TCPListener.Accept()
-		if err != nil || loopbackConn(c) {
-			return c, err
-		}
-		c.Close()
-	}
-}
-
 func decodeIP(ip net.IP) (slot, pod int, ok bool) {
 	ip4 := ip.To4()
 	if ip4 == nil || ip4[0] != 127 || ip4[1] < 16 || ip4[3] == 0 || ip4[3] == 255 {
@@ -318,103 +282,41 @@ func parseGenTarget(s []byte) (slot, tgt int, ok bool) {
 	return a, b, err1 == nil && err2 == nil
 }
 
-var (
-	http200 = []byte("HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
-	http503 = []byte("HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
-	http404 = []byte("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
-	crlf2   = []byte("\r\n\r\n")
-)
-
-// serveHTTP is a minimal HTTP/1.1 responder; the path "/<slot>/<target>" names the probe.
-func (ts *targetServer) serveHTTP(c *net.TCPConn) {
-	defer c.Close()
-	c.SetDeadline(time.Now().Add(hangMax + 2*time.Second))
-	var buf [2048]byte
-	n := 0
-	for !bytes.Contains(buf[:n], crlf2) {
-		if n == len(buf) {
-			return
+// Probe is target.Checks for the benchmark's targets: the HTTP path or gRPC
+// service "<slot>/<target>" names the probe, and a TCP probe's pod is its
+// destination address, its container and kind the listener's tag.
+func (ts *targetServer) Probe(p target.Probe) target.Answer {
+	var t *targets
+	var i int
+	switch p.Handler {
+	case target.HTTP, target.GRPC:
+		slot, tgt, ok := parseGenTarget(p.Name)
+		if t = ts.lookup(slot); !ok || t == nil || tgt < 0 || tgt >= t.n {
+			return target.Answer{State: target.NotFound}
 		}
-		m, err := c.Read(buf[n:])
-		n += m
-		if err != nil && !bytes.Contains(buf[:n], crlf2) {
-			return
+		i = tgt
+	case target.TCP:
+		la, _ := p.Local.(*net.TCPAddr)
+		if la == nil {
+			return target.Answer{State: target.NotFound}
 		}
-	}
-	// "GET /<slot>/<target> HTTP/1.1"
-	line := buf[:bytes.IndexByte(buf[:n], '\r')]
-	sp1 := bytes.IndexByte(line, ' ')
-	sp2 := bytes.LastIndexByte(line, ' ')
-	if sp1 < 0 || sp2 <= sp1+1 {
-		c.Write(http404)
-		return
-	}
-	slot, i, ok := parseGenTarget(line[sp1+2 : sp2])
-	t := ts.lookup(slot)
-	if !ok || t == nil || i < 0 || i >= t.n {
-		c.Write(http404)
-		return
+		slot, pod, ok := decodeIP(la.IP)
+		ci, k := p.Tag/nKinds, p.Tag%nKinds
+		if t = ts.lookup(slot); !ok || t == nil || ci >= t.C {
+			return target.Answer{State: target.NotFound}
+		}
+		if i = (pod*t.C+ci)*nKinds + k; i >= t.n {
+			return target.Answer{State: target.NotFound}
+		}
 	}
 	fail, hung := t.arrive(i)
-	if hung {
-		// Hold the request until the prober closes the connection at its timeout.
-		c.SetReadDeadline(time.Now().Add(hangMax))
-		c.Read(buf[:])
-		return
-	}
-	if fail {
+	switch {
+	case hung && p.Handler != target.TCP:
+		return target.Answer{State: target.Hang}
+	case fail && p.Handler != target.TCP:
 		t.answer(i, results.Failure)
-		c.Write(http503)
-		return
+		return target.Answer{State: target.Fail}
 	}
 	t.answer(i, results.Success)
-	c.Write(http200)
-}
-
-// serveTCP: the pod comes from the local (destination) address, container and kind
-// from the listener.
-func (ts *targetServer) serveTCP(c *net.TCPConn, ci, k int) {
-	defer c.Close()
-	slot, p, ok := decodeIP(c.LocalAddr().(*net.TCPAddr).IP)
-	if !ok {
-		return
-	}
-	t := ts.lookup(slot)
-	if t == nil || ci >= t.C {
-		return
-	}
-	if i := (p*t.C+ci)*nKinds + k; i < t.n {
-		t.arrive(i)
-		t.answer(i, results.Success)
-	}
-}
-
-// healthServer is grpc.health.v1.Health; the service name "<slot>/<target>" names the probe.
-type healthServer struct {
-	healthpb.UnimplementedHealthServer
-	ts *targetServer
-}
-
-func (h *healthServer) Check(ctx context.Context, req *healthpb.HealthCheckRequest) (*healthpb.HealthCheckResponse, error) {
-	slot, i, ok := parseGenTarget([]byte(req.GetService()))
-	t := h.ts.lookup(slot)
-	if !ok || t == nil || i < 0 || i >= t.n {
-		return nil, grpcstatus.Error(codes.NotFound, "unknown service")
-	}
-	fail, hung := t.arrive(i)
-	if hung {
-		tm := time.NewTimer(hangMax)
-		defer tm.Stop()
-		select {
-		case <-ctx.Done():
-		case <-tm.C:
-		}
-		return nil, grpcstatus.Error(codes.DeadlineExceeded, "hung")
-	}
-	if fail {
-		t.answer(i, results.Failure)
-		return &healthpb.HealthCheckResponse{Status: healthpb.HealthCheckResponse_NOT_SERVING}, nil
-	}
-	t.answer(i, results.Success)
-	return &healthpb.HealthCheckResponse{Status: healthpb.HealthCheckResponse_SERVING}, nil
+	return target.Answer{State: target.OK}
 }

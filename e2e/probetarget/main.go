@@ -2,7 +2,7 @@
 // (no base image) serves every probe handler the kubelet has, each backed by a
 // named check whose state can be switched at run time:
 //
-//	HTTP   GET :8080/check/<name>            200 when <name> is ok, 500 when failing
+//	HTTP   GET :8080/check/<name>            200 when <name> is ok, 503 when failing
 //	TCP    :8081                             listening while check "tcp" is ok, closed otherwise
 //	gRPC   :8082 grpc.health.v1.Health/Check service <name> ("" means "grpc")
 //	exec   probetarget check <name>          exit 0 when ok, 1 when failing
@@ -14,7 +14,9 @@
 //	POST :9090/set?name=<name>&state=<ok|fail|hang>    (admin port, never probed)
 //	probetarget set <name> <state>                     (kubectl exec)
 //
-// and is initially set with --fail=<name>,<name>... (or --hang=...). GET
+// and is initially set with --fail=<name>,<name>... (or --hang=...). The
+// HTTP, TCP and gRPC checks are served by bench/target, the probe target of
+// every level of probewheel's measurements. GET
 // :9090/stats returns how many times each check was asked, as JSON; GET
 // :9090/times?key=<handler>/<name> (e.g. http/readiness) the Unix-nanosecond
 // times of its last 256 calls, oldest first, so a test can see when the
@@ -39,10 +41,7 @@ import (
 	"syscall"
 	"time"
 
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/codes"
-	healthpb "google.golang.org/grpc/health/grpc_health_v1"
-	"google.golang.org/grpc/status"
+	"github.com/probewheel/probewheel/bench/target"
 )
 
 const (
@@ -236,24 +235,13 @@ func serve() {
 		tcpLn = mustListen(*tcpAddr)
 	}
 
-	// HTTP checks.
-	hmux := http.NewServeMux()
-	hmux.HandleFunc("/check/{name}", func(w http.ResponseWriter, r *http.Request) {
-		name := r.PathValue("name")
-		cnt.inc("http", name)
-		switch getState(name) {
-		case stateFail:
-			http.Error(w, "check "+name+": failing", http.StatusInternalServerError)
-		case stateHang:
-			select {
-			case <-r.Context().Done():
-			case <-ctx.Done():
-			}
-		default:
-			fmt.Fprintf(w, "check %s: ok\n", name)
+	// HTTP, gRPC and TCP checks.
+	srv := &target.Server{Checks: checks{cnt}}
+	go func() {
+		if err := srv.ServeHTTP(httpLn); err != nil {
+			log.Fatal(err)
 		}
-	})
-	go serveHTTP(httpLn, hmux)
+	}()
 
 	// Admin.
 	amux := http.NewServeMux()
@@ -282,16 +270,48 @@ func serve() {
 	go serveHTTP(mustListen(*adminAddr), amux)
 
 	// gRPC health.
-	gs := grpc.NewServer()
-	healthpb.RegisterHealthServer(gs, &healthServer{ctx: ctx, cnt: cnt})
-	go func() { _ = gs.Serve(gl) }()
+	go func() { _ = srv.ServeGRPC(srv.GRPC(), gl) }()
 
 	// TCP: the listener exists only while check "tcp" is ok.
-	go tcpLoop(ctx, *tcpAddr, cnt, tcpLn)
+	go tcpLoop(ctx, *tcpAddr, srv, tcpLn)
 
 	<-ctx.Done()
 	log.Printf("terminating")
-	gs.Stop()
+	srv.Close()
+}
+
+// checks serves the HTTP path "check/<name>", the gRPC service <name> ("" is
+// "grpc") and the TCP port (check "tcp") from the checks' state files, and
+// counts each call.
+type checks struct{ cnt *counters }
+
+func (c checks) Probe(p target.Probe) target.Answer {
+	var name string
+	switch p.Handler {
+	case target.HTTP:
+		n, ok := strings.CutPrefix(string(p.Name), "check/")
+		if !ok {
+			return target.Answer{State: target.NotFound}
+		}
+		name = n
+	case target.GRPC:
+		if name = string(p.Name); name == "" {
+			name = "grpc"
+		}
+	case target.TCP:
+		name = "tcp"
+	}
+	if !validNme.MatchString(name) {
+		return target.Answer{State: target.NotFound}
+	}
+	c.cnt.inc(p.Handler.String(), name)
+	switch getState(name) {
+	case stateFail:
+		return target.Answer{State: target.Fail}
+	case stateHang:
+		return target.Answer{State: target.Hang}
+	}
+	return target.Answer{State: target.OK}
 }
 
 func mustListen(addr string) net.Listener {
@@ -310,17 +330,8 @@ func serveHTTP(l net.Listener, h http.Handler) {
 }
 
 // tcpLoop keeps addr listening while check "tcp" is ok, starting from ln (nil: closed).
-func tcpLoop(ctx context.Context, addr string, cnt *counters, ln net.Listener) {
-	accept := func(l net.Listener) {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			cnt.inc("tcp", "tcp")
-			c.Close()
-		}
-	}
+func tcpLoop(ctx context.Context, addr string, srv *target.Server, ln net.Listener) {
+	accept := func(l net.Listener) { _ = srv.ServeTCP(l, 0) }
 	if ln != nil {
 		go accept(ln)
 	}
@@ -354,32 +365,4 @@ func tcpLoop(ctx context.Context, addr string, cnt *counters, ln net.Listener) {
 		case <-t.C:
 		}
 	}
-}
-
-type healthServer struct {
-	healthpb.UnimplementedHealthServer
-	ctx context.Context
-	cnt *counters
-}
-
-func (h *healthServer) Check(ctx context.Context, req *healthpb.HealthCheckRequest) (*healthpb.HealthCheckResponse, error) {
-	name := req.GetService()
-	if name == "" {
-		name = "grpc"
-	}
-	if !validNme.MatchString(name) {
-		return nil, status.Errorf(codes.NotFound, "unknown service %q", name)
-	}
-	h.cnt.inc("grpc", name)
-	switch getState(name) {
-	case stateFail:
-		return &healthpb.HealthCheckResponse{Status: healthpb.HealthCheckResponse_NOT_SERVING}, nil
-	case stateHang:
-		select {
-		case <-ctx.Done():
-		case <-h.ctx.Done():
-		}
-		return nil, status.Error(codes.DeadlineExceeded, "hung")
-	}
-	return &healthpb.HealthCheckResponse{Status: healthpb.HealthCheckResponse_SERVING}, nil
 }

@@ -1,19 +1,17 @@
 package main
 
 import (
-	"context"
+	"bytes"
 	"fmt"
 	"net"
-	"net/http"
 	"net/netip"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"google.golang.org/grpc"
-	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+
+	"github.com/probewheel/probewheel/bench/target"
 )
 
 // Probe kinds, in the order of a pod's keys: key = pod*3 + kind.
@@ -116,39 +114,47 @@ func (r *recorder) since(t int64) []event {
 
 // targets serves the HTTP, gRPC and TCP probes of every pod, on loopback only.
 type targets struct {
-	rec       *recorder
-	http      *http.Server
-	grpc      *grpc.Server
+	srv       *target.Server
 	listeners []net.Listener
 	wg        sync.WaitGroup
 }
 
-type healthServer struct {
-	healthpb.UnimplementedHealthServer
-	rec *recorder
+// Probe is target.Checks over the recorder: the HTTP path "p/<key>" or the
+// gRPC service "<key>" names the probe, a TCP probe's key is its listener's tag.
+func (r *recorder) Probe(p target.Probe) target.Answer {
+	k := -1
+	switch p.Handler {
+	case target.HTTP:
+		if name, ok := bytes.CutPrefix(p.Name, []byte("p/")); ok {
+			k = atoi(name)
+		}
+	case target.GRPC:
+		k = atoi(p.Name)
+	case target.TCP:
+		k = p.Tag
+	}
+	if r.probe(k) {
+		return target.Answer{State: target.OK}
+	}
+	if k < 0 || k >= len(r.fail) {
+		return target.Answer{State: target.NotFound}
+	}
+	return target.Answer{State: target.Fail}
 }
 
-func (h healthServer) Check(_ context.Context, req *healthpb.HealthCheckRequest) (*healthpb.HealthCheckResponse, error) {
-	k, err := strconv.Atoi(req.GetService())
-	if err != nil {
-		k = -1
+// atoi parses a non-negative decimal key, or returns -1.
+func atoi(b []byte) int {
+	if len(b) == 0 || len(b) > 9 {
+		return -1
 	}
-	if h.rec.probe(k) {
-		return &healthpb.HealthCheckResponse{Status: healthpb.HealthCheckResponse_SERVING}, nil
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return -1
+		}
+		n = n*10 + int(c-'0')
 	}
-	return &healthpb.HealthCheckResponse{Status: healthpb.HealthCheckResponse_NOT_SERVING}, nil
-}
-
-func (t *targets) serveHTTP(w http.ResponseWriter, req *http.Request) {
-	k, err := strconv.Atoi(strings.TrimPrefix(req.URL.Path, "/p/"))
-	if err != nil {
-		k = -1
-	}
-	if t.rec.probe(k) {
-		w.WriteHeader(http.StatusOK)
-		return
-	}
-	w.WriteHeader(http.StatusInternalServerError)
+	return n
 }
 
 // listen binds addr, which must be an IPv4 loopback address.
@@ -166,14 +172,11 @@ func (t *targets) listen(ip netip.Addr, port int) (net.Listener, error) {
 
 // startTargets listens for every probe of the plan.
 func startTargets(p *plan, rec *recorder) (*targets, error) {
-	t := &targets{rec: rec}
-	t.http = &http.Server{Handler: http.HandlerFunc(t.serveHTTP), ReadHeaderTimeout: 10 * time.Second}
-	t.http.SetKeepAlivesEnabled(false)
+	t := &targets{srv: &target.Server{Checks: rec, LoopbackOnly: true}}
 	// Every gRPC probe is a new connection: small per-connection buffers keep
 	// the targets' cost per probe down (they share the kubelet's CPUs).
-	t.grpc = grpc.NewServer(grpc.ReadBufferSize(4<<10), grpc.WriteBufferSize(4<<10),
+	g := t.srv.GRPC(grpc.ReadBufferSize(4<<10), grpc.WriteBufferSize(4<<10),
 		grpc.SharedWriteBuffer(true), grpc.InitialConnWindowSize(64<<10), grpc.InitialWindowSize(64<<10))
-	healthpb.RegisterHealthServer(t.grpc, healthServer{rec: rec})
 	type ipPort struct {
 		ip   netip.Addr
 		port int
@@ -209,37 +212,20 @@ func startTargets(p *plan, rec *recorder) (*targets, error) {
 			t.wg.Add(1)
 			switch h {
 			case hHTTP:
-				go func() { defer t.wg.Done(); _ = t.http.Serve(l) }()
+				go func() { defer t.wg.Done(); _ = t.srv.ServeHTTP(l) }()
 			case hGRPC:
-				go func() { defer t.wg.Done(); _ = t.grpc.Serve(l) }()
+				go func() { defer t.wg.Done(); _ = t.srv.ServeGRPC(g, l) }()
 			case hTCP:
 				k := pod.key(kind)
-				go func() { defer t.wg.Done(); t.acceptTCP(l, k) }()
+				go func() { defer t.wg.Done(); _ = t.srv.ServeTCP(l, k) }()
 			}
 		}
 	}
 	return t, nil
 }
 
-// acceptTCP counts every connection as one probe of key k and closes it.
-func (t *targets) acceptTCP(l net.Listener, k int) {
-	for {
-		c, err := l.Accept()
-		if err != nil {
-			return
-		}
-		t.rec.probe(k)
-		_ = c.Close()
-	}
-}
-
 func (t *targets) stop() {
-	if t.http != nil {
-		_ = t.http.Close()
-	}
-	if t.grpc != nil {
-		t.grpc.Stop()
-	}
+	t.srv.Close()
 	for _, l := range t.listeners {
 		_ = l.Close()
 	}

@@ -23,7 +23,6 @@ import (
 	"context"
 	"fmt"
 	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"strconv"
@@ -31,9 +30,6 @@ import (
 	"testing"
 	"time"
 
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/health"
-	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/tools/record"
@@ -43,12 +39,14 @@ import (
 	grpcprobe "k8s.io/kubernetes/pkg/probe/grpc"
 	httpprobe "k8s.io/kubernetes/pkg/probe/http"
 	tcpprobe "k8s.io/kubernetes/pkg/probe/tcp"
+
+	"github.com/probewheel/probewheel/bench/target"
 )
 
-// targetChildEnv set to 1 makes the test binary a probe target: it serves HTTP
-// (200, a short body), TCP (accept, close) and gRPC health (SERVING) on
-// loopback, prints "http tcp grpc" ports on one line and runs until its stdin
-// closes. In a child process the targets' allocations and CPU do not count in
+// targetChildEnv set to 1 makes the test binary a probe target, bench/target's
+// server answering every probe OK: HTTP 200 (no body), TCP accept and close,
+// gRPC health SERVING, on loopback. It prints "http tcp grpc" ports on one line
+// and runs until its stdin closes. In a child process the targets' allocations and CPU do not count in
 // the benchmark's B/op and ns/op.
 const targetChildEnv = "PROBEWHEEL_PROBE_TARGET_CHILD"
 
@@ -70,19 +68,10 @@ func serveTargets() {
 		return l
 	}
 	hl, tl, gl := listen(), listen(), listen()
-	go http.Serve(hl, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("ok")) }))
-	go func() {
-		for {
-			c, err := tl.Accept()
-			if err != nil {
-				return
-			}
-			_ = c.Close()
-		}
-	}()
-	gs := grpc.NewServer()
-	healthpb.RegisterHealthServer(gs, health.NewServer())
-	go gs.Serve(gl)
+	srv := &target.Server{Checks: target.ChecksFunc(func(target.Probe) target.Answer { return target.Answer{State: target.OK} }), LoopbackOnly: true}
+	go func() { _ = srv.ServeHTTP(hl) }()
+	go func() { _ = srv.ServeTCP(tl, 0) }()
+	go func() { _ = srv.ServeGRPC(srv.GRPC(), gl) }()
 	port := func(l net.Listener) int { return l.Addr().(*net.TCPAddr).Port }
 	fmt.Printf("%d %d %d\n", port(hl), port(tl), port(gl))
 	_, _ = bufio.NewReader(os.Stdin).ReadString('\n') // EOF when the parent exits

@@ -97,7 +97,7 @@ kind-e2e-chaos: kind-image
 	logs=$(CURDIR)/_output/kind-chaos-logs/$$(basename "$$out"); \
 	mkdir -p "$$out" "$$logs"; rc=0; \
 	{ echo "command: \`make kind-e2e-chaos\`"; \
-	  echo "commit: $$(git rev-parse --short HEAD)$$(git diff --quiet HEAD -- patches || echo ' + uncommitted changes in patches/'), patch set $$(bash -c 'source hack/lib.sh && pw::series_sum "$${PW_KUBE_MINOR}"'), $$(bash -c 'source hack/lib.sh && pw::machine')"; \
+	  bash -c 'source hack/lib.sh && echo "code: $$(pw::run_stamp patches), $$(pw::machine)"'; \
 	  echo "logs: _output/kind-chaos-logs/$$(basename "$$out")/ (test.log, goroutines-*.txt.gz)"; } >"$$out/run.txt"; \
 	export KIND_WORKERS=1 KIND_MIXED=0 KIND_KUBELET_CONFIG_HOOK=$(CURDIR)/hack/kind/chaos-kubelet-config.sh; \
 	trap 'hack/kind-down.sh; exit 1' INT TERM; \

@@ -30,7 +30,7 @@ RELIABILITY_ENV = PROBEWHEEL_RELIABILITY_OUT=$(RELIABILITY_OUT) \
 # the load of a shared host).
 define reliability_note
 	@mkdir -p $(RELIABILITY_OUT)
-	@echo "$$(date -u +%FT%TZ) make $@: commit $$(git rev-parse --short HEAD)$$(git diff --quiet HEAD -- pkg || echo ' + uncommitted pkg/ changes'), patch set $$(bash -c 'source hack/lib.sh && pw::series_sum "$${PW_KUBE_MINOR}"'), $$(nproc) CPUs, $$($(GO) env GOVERSION), load $$(cut -d' ' -f1-3 /proc/loadavg)" >> $(RELIABILITY_OUT)/runs.txt
+	@echo "$$(date -u +%FT%TZ) make $@: $$(bash -c 'source hack/lib.sh && pw::run_stamp pkg'), $$(nproc) CPUs, $$($(GO) env GOVERSION), load $$(cut -d' ' -f1-3 /proc/loadavg)" >> $(RELIABILITY_OUT)/runs.txt
 endef
 
 .PHONY: reliability reliability-short soak soak-real slow-kubelet slow-kubelet-sim fuzz-diff

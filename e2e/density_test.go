@@ -19,10 +19,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/probewheel/probewheel/bench/measure"
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
+
+	"github.com/probewheel/probewheel/bench/measure"
 )
 
 // TestDensity is one half of `make e2e-density` (hack/e2e-density.sh), which

@@ -421,6 +421,16 @@ pw::series_sum() {
   cat "${files[@]}" | sha256sum | cut -c1-12
 }
 
+# pw::run_stamp <path>...: the code a result measured, as its run record names
+# it: "commit <short hash>[ + uncommitted changes in <paths>], patch set <main
+# line's series sum>"; the paths are those whose uncommitted changes would
+# make the figures another code's.
+pw::run_stamp() {
+  local dirty=
+  git -C "${PW_ROOT}" diff --quiet HEAD -- "$@" || dirty=" + uncommitted changes in $*"
+  echo "commit $(git -C "${PW_ROOT}" rev-parse --short HEAD)${dirty}, patch set $(pw::series_sum "${PW_KUBE_MINOR}")"
+}
+
 # pw::tree_dir <flavor> prints the stable path of a build tree.
 pw::tree_dir() { echo "${PW_OUTPUT}/src/kubernetes-${KUBE_VERSION}-$1"; }
 

@@ -42,10 +42,11 @@ func lateness(evs []event, keys map[int]bool, t0, t1, period int64) Lateness {
 	for k := range keys {
 		ts := runs[k]
 		slices.Sort(ts)
-		if i, _ := slices.BinarySearch(ts, t0+1); i < len(ts) && ts[i] <= t1 {
+		before := iv.Runs
+		iv.Add(k, ts, t0, t1, t0)
+		if iv.Runs > before { // probed in the window
 			l.Keys++
 		}
-		iv.Add(k, ts, t0, t1, t0)
 	}
 	devs := make([]float64, len(iv.AbsDev))
 	for i, d := range iv.AbsDev {

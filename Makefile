@@ -37,7 +37,7 @@ vet:
 # default (upstream's per-probe loop).
 GATE_OFF := -ldflags=-X=$(shell awk '$$1 == "module" {print $$2; exit}' go.mod)/pkg/features.probeTimerWheelDefault=false
 unit:
-	$(GO) test -race -count=1 $(PKG) ./bench/parity/ ./bench/ ./bench/measure/ ./bench/target/ ./bench/resultsindex/ ./e2e/probetarget/
+	$(GO) test -race -count=1 $(PKG) ./bench/parity/ ./bench/ ./bench/measure/ ./bench/target/ ./bench/resultsindex/ ./bench/report/ ./e2e/probetarget/
 	$(GO) test -race -count=1 $(GATE_OFF) $(PKG)
 
 ## fuzz: FuzzWheel on FUZZTIME new inputs. Not in make test: -fuzz instruments every package the
@@ -48,7 +48,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzWheel$$' -fuzztime $(FUZZTIME) ./pkg/kubelet/prober/
 
 ## patches: regenerate the main line's series (patches/v1.<minor>/) from pkg/, then each older
-## supported minor's from it (hack/minors/)
+## supported minor's from it (series/minors/)
 patches:
 	hack/update-patches.sh
 	hack/update-minors.sh
@@ -65,6 +65,12 @@ verify-patches-test:
 ## tests of the packages it touches, with the gate off too once the gate exists (~40 s a commit, warm)
 verify-series:
 	hack/verify-series.sh
+
+## verify-figures: every figure README.md and docs/ quote beside a results link occurs in the
+## linked file (bench/resultsindex/figures.go says what counts as a figure); not in make test yet
+.PHONY: verify-figures
+verify-figures:
+	PROBEWHEEL_CHECK_FIGURES=1 $(GO) test -count=1 -run '^TestPagesQuoteTheirResults$$' ./bench/resultsindex/
 
 ## results-index: regenerate docs/results.md, the index of every level's results (make test
 ## fails when it is not current)
@@ -111,7 +117,7 @@ capacity:
 kubelet:
 	hack/build-kubelet.sh
 
-## minors: each older supported minor (hack/minors/): its kubelet builds from pristine + its series and
+## minors: each older supported minor (series/minors/): its kubelet builds from pristine + its series and
 ## prints its fork version; the prober package's tests pass in its tree with -race, gate on and off
 ## (MINORS_FLAGS: hack/minors-test.sh's options, e.g. --no-race as make ci runs it)
 minors:

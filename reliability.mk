@@ -1,4 +1,4 @@
-# Reliability under churn, faults and a slow kubelet (issue 13; docs/reliability.md).
+# Reliability under churn, faults and a slow kubelet (docs/reliability.md).
 # Included from the Makefile.
 #
 #   make reliability-short  the short forms, with -race (part of make test)
@@ -16,6 +16,8 @@
 ifndef RELIABILITY_OUT
 RELIABILITY_OUT := $(CURDIR)/bench/results/reliability-$(shell date -u +%Y%m%d-%H%M%S)
 endif
+# Logs stay out of the tree, beside the build: _output/reliability-logs/<results folder>/.
+RELIABILITY_LOGS = $(CURDIR)/_output/reliability-logs/$(notdir $(RELIABILITY_OUT))
 DIFF_SWEEP      ?= 10000
 FUZZTIME_DIFF   ?= 5m
 
@@ -63,10 +65,16 @@ slow-kubelet-sim:
 
 # The sweep is seeded (reproducible) and writes differential.{json,md}; the fuzzer
 # then explores from the seeds and testdata/fuzz/FuzzDifferential, saves any
-# failing input there, and its progress lines (execs, coverage) to fuzz-diff.log.
+# failing input there, and its progress lines (execs, coverage) to fuzz-diff.log
+# in RELIABILITY_LOGS; fuzz.txt in the results says what it ran and its last line.
+FUZZ_DIFF_CMD = $(GO) test -run '^$$' -fuzz '^FuzzDifferential$$' -fuzztime $(FUZZTIME_DIFF) ./bench/parity/
 fuzz-diff:
 	$(reliability_note)
 	set -o pipefail; PROBEWHEEL_DIFF_SWEEP=$(DIFF_SWEEP) PROBEWHEEL_DIFF_OUT=$(RELIABILITY_OUT) \
 	  $(GO) test -count=1 -timeout 0 -v -run '^TestDifferentialSweep$$' ./bench/parity/ | grep -v -e '^=== ' -e '^    --- PASS'
-	set -o pipefail; $(GO) test -run '^$$' -fuzz '^FuzzDifferential$$' -fuzztime $(FUZZTIME_DIFF) ./bench/parity/ 2>&1 \
-	  | tee $(RELIABILITY_OUT)/fuzz-diff.log
+	@mkdir -p $(RELIABILITY_LOGS)
+	set -o pipefail; $(FUZZ_DIFF_CMD) 2>&1 | tee $(RELIABILITY_LOGS)/fuzz-diff.log
+	{ echo "command: $(FUZZ_DIFF_CMD)"; \
+	  echo "log: $(patsubst $(CURDIR)/%,%,$(RELIABILITY_LOGS))/fuzz-diff.log (not in git; the command makes one again)"; \
+	  grep '^fuzz: elapsed' $(RELIABILITY_LOGS)/fuzz-diff.log | tail -n1; tail -n2 $(RELIABILITY_LOGS)/fuzz-diff.log; } \
+	  > $(RELIABILITY_OUT)/fuzz.txt

@@ -229,7 +229,7 @@ var workloadSets = map[string]map[string][]workload{
 			wl(hHTTP, 1000, 1), wl(hGRPC, 110, 1),
 		},
 	},
-	// The capacity sweep (scripts/bench.sh capacity, scripts/capacity.py): probe rates rising at a 1 s period, two
+	// The capacity sweep (scripts/bench.sh capacity, bench/report capacity): probe rates rising at a 1 s period, two
 	// probes per pod, until every arm misses its timing; HTTP's rates stop where the
 	// loopback targets, which share the 2 cores, would be what is measured.
 	"capacity": {

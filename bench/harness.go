@@ -19,14 +19,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/sets"
-	"k8s.io/client-go/kubernetes/fake"
-	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
-	kubepod "k8s.io/kubernetes/pkg/kubelet/pod"
 	"k8s.io/kubernetes/pkg/kubelet/prober/results"
-	"k8s.io/kubernetes/pkg/kubelet/status"
-	statustest "k8s.io/kubernetes/pkg/kubelet/status/testing"
-	kubeletutil "k8s.io/kubernetes/pkg/kubelet/util"
 )
 
 // probeTimeoutSeconds is every probe's timeoutSeconds.
@@ -52,15 +46,11 @@ type run struct {
 	srv    *servers
 	runner *execRunner
 
-	podMgr    kubepod.Manager
-	statusMgr status.Manager
-	live      results.Manager
-	ready     results.Manager
-	start     results.Manager
-	mgr       Manager
-	ctx       context.Context
-	cancel    context.CancelFunc
-	logger    klog.Logger
+	kubelet *Kubelet
+	mgr     Manager
+	ctx     context.Context
+	cancel  context.CancelFunc
+	logger  klog.Logger
 
 	// Drain-loop records, per target.
 	seenPrev  []results.Result // drain goroutine only
@@ -142,9 +132,7 @@ func newRun(cfg *config, sc string, w workload, impl Impl, o runOpts) (*run, err
 	os.Remove(r.tg.path) // both sides hold the mapping now
 	r.tg.path = ""
 
-	r.podMgr = kubepod.NewBasicPodManager()
-	r.statusMgr = status.NewManager(&fake.Clientset{}, r.podMgr, &statustest.FakePodDeletionSafetyProvider{}, kubeletutil.NewPodStartupLatencyTracker())
-	r.live, r.ready, r.start = results.NewManager(), results.NewManager(), results.NewManager()
+	r.kubelet = NewKubelet()
 	r.ctx, r.cancel = context.WithCancel(klog.NewContext(context.Background(), r.logger))
 
 	started := metav1.NewTime(o.startedAt)
@@ -152,8 +140,8 @@ func newRun(cfg *config, sc string, w workload, impl Impl, o runOpts) (*run, err
 	for p := 0; p < nPods; p++ {
 		pod, st := r.buildPod(p, started, o.failureThr)
 		r.pods[p] = pod
-		r.podMgr.AddPod(pod)
-		r.statusMgr.SetPodStatus(r.logger, pod, st)
+		r.kubelet.Pods.AddPod(pod)
+		r.kubelet.Status.SetPodStatus(r.logger, pod, st)
 	}
 	r.drainStop = make(chan struct{})
 	r.drainDone = make(chan struct{})
@@ -252,11 +240,11 @@ func (r *run) drain() {
 		var u results.Update
 		var k int
 		select {
-		case u = <-r.live.Updates():
+		case u = <-r.kubelet.Liveness.Updates():
 			k = kLive
-		case u = <-r.ready.Updates():
+		case u = <-r.kubelet.Readiness.Updates():
 			k = kReady
-		case u = <-r.start.Updates():
+		case u = <-r.kubelet.Startup.Updates():
 			k = kStart
 		case <-r.drainStop:
 			return
@@ -281,9 +269,9 @@ func (r *run) drain() {
 		if r.cfg.syncStatus {
 			switch k {
 			case kReady:
-				r.statusMgr.SetContainerReadiness(r.logger, u.PodUID, u.ContainerID, u.Result == results.Success)
+				r.kubelet.Status.SetContainerReadiness(r.logger, u.PodUID, u.ContainerID, u.Result == results.Success)
 			case kStart:
-				r.statusMgr.SetContainerStartup(r.logger, u.PodUID, u.ContainerID, u.Result == results.Success)
+				r.kubelet.Status.SetContainerStartup(r.logger, u.PodUID, u.ContainerID, u.Result == results.Success)
 			}
 		}
 	}
@@ -295,7 +283,7 @@ func (r *run) startManager() {
 	r.baseG = runtime.NumGoroutine()
 	r.runner = &execRunner{tg: r.tg, latency: r.cfg.execLat}
 	r.t0 = nowNs()
-	r.mgr = r.impl.New(r.statusMgr, r.live, r.ready, r.start, r.runner, &record.FakeRecorder{})
+	r.mgr = r.kubelet.NewManager(r.impl, r.runner, nil)
 }
 
 // addPods calls AddPod for the next n pods, recording when each was added.

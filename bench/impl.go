@@ -77,3 +77,31 @@ func withTimerWheel(enabled bool, build func() Manager) Manager {
 	defer set(was)
 	return build()
 }
+
+// ImplNamed is the implementation of Impls with that name.
+func ImplNamed(name string) (Impl, bool) {
+	for _, impl := range Impls {
+		if impl.Name == name {
+			return impl, true
+		}
+	}
+	return Impl{}, false
+}
+
+// Mutant is impl with a fault planted around it, for the tests that show a
+// harness's checks are not blind: wrapResults, if not nil, is given the
+// results manager of each probe type ("liveness", "readiness", "startup")
+// and returns the one the prober writes to; wrapManager, if not nil, wraps
+// the manager.
+func Mutant(impl Impl, wrapResults func(kind string, m results.Manager) results.Manager, wrapManager func(Manager) Manager) Impl {
+	return Impl{Name: "mutant", New: func(s status.Manager, l, r, st results.Manager, c kubecontainer.CommandRunner, rec record.EventRecorderLogger) Manager {
+		if wrapResults != nil {
+			l, r, st = wrapResults("liveness", l), wrapResults("readiness", r), wrapResults("startup", st)
+		}
+		m := impl.New(s, l, r, st, c, rec)
+		if wrapManager != nil {
+			m = wrapManager(m)
+		}
+		return m
+	}}
+}

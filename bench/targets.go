@@ -18,7 +18,6 @@ import (
 	remote "k8s.io/cri-client/pkg"
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 	"k8s.io/kubernetes/pkg/kubelet/prober/results"
-	utilexec "k8s.io/utils/exec"
 )
 
 // Probe kinds. A target is one (pod, container, kind); its index is
@@ -281,8 +280,6 @@ type execRunner struct {
 	closed  atomic.Bool
 }
 
-var errExit1 = utilexec.CodeExitError{Err: errors.New("exit status 1"), Code: 1}
-
 // RunInContainer identifies the probe by container ID ("<slot>-<container index>")
 // and command ("probe <kind>").
 func (e *execRunner) RunInContainer(ctx context.Context, id kubecontainer.ContainerID, cmd []string, timeout time.Duration) ([]byte, error) {
@@ -321,7 +318,7 @@ func (e *execRunner) RunInContainer(ctx context.Context, id kubecontainer.Contai
 	}
 	if fail {
 		tg.answer(i, results.Failure)
-		return nil, errExit1
+		return nil, ExitFailure
 	}
 	tg.answer(i, results.Success)
 	return nil, nil

@@ -27,7 +27,7 @@ const envLate = "PROBEWHEEL_BENCH_LATE"
 
 // envTrace names a directory: as envLate, and each window is also recorded
 // with the execution tracer (<...>.trace), every arrival logging its target
-// on the goroutine that ran the probe. scripts/trace-late.py then shows what
+// on the goroutine that ran the probe. `go run ./bench/report late` then shows what
 // that goroutine, and both Ps, were doing until each late arrival. The
 // tracer's cost (about 10x the probe run's, in the logging) stretches
 // bursts: a traced window's figures are not comparable with untraced ones.

@@ -10,7 +10,7 @@
 # Rounds alternate the order (stock patched, patched stock, ...), so that a
 # drift of the shared machine over the run does not always favour the same
 # kubelet. Writes <flavor>-<round>.json (and .log, the test's output) into
-# E2E_DENSITY_OUT, then scripts/plot.sh (scripts/density.py) renders
+# E2E_DENSITY_OUT, then scripts/plot.sh (bench/report density, bench/plots/density.py) renders
 # summary.md (medians over the rounds) and density.png there. Long (each
 # kubelet: pods start, 15 s settle, the window, teardown; about 5 min each at
 # the defaults; 20 min for the default 2 rounds), so not part of CI.

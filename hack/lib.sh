@@ -21,11 +21,11 @@ PW_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 # The supported releases. The main line's lives in go.mod only (its series,
 # patches/v1.<minor>/, is generated from pkg/); each older supported minor has
-# hack/minors/v1.<minor>/release, one line naming its patch release (its series,
+# series/minors/v1.<minor>/release, one line naming its patch release (its series,
 # patches/v1.<minor>/, is generated from the main line's by
 # hack/update-minors.sh). `make` exports KUBE_VERSION; unset, it is the main line.
 PW_MAIN_VERSION=$("${PW_ROOT}/hack/kube-version.sh")
-PW_MINORS_DIR=${PW_ROOT}/hack/minors
+PW_MINORS_DIR=${PW_ROOT}/series/minors
 # pw::minor_of v1.36.3 -> v1.36
 pw::minor_of() {
   local v=${1#v}
@@ -98,10 +98,10 @@ fi
 # merged kubernetes PRs), one git format-patch file each, applied in name
 # order before pkg/: the first patches of the series, so that a fork can take
 # them alone.
-PW_PICKS_DIR=${PW_ROOT}/hack/upstream-picks
+PW_PICKS_DIR=${PW_ROOT}/series/picks
 # The series by concept that follows the picks (see pw::series_dirs); what no
 # commit there takes goes into one commit per directory after it.
-PW_SERIES_DIR=${PW_ROOT}/hack/series
+PW_SERIES_DIR=${PW_ROOT}/series
 PW_MODULE=$(awk '$1 == "module" {print $2; exit}' "${PW_ROOT}/go.mod")
 PW_UPSTREAM_MODULE=k8s.io/kubernetes
 # Everything under this directory goes into the first patch; every other
@@ -116,7 +116,7 @@ PW_OVERLAY_TAG='//go:build ignore && probewheel_overlay'
 PW_OVERLAY_TAG_BARE='//go:build probewheel_overlay'
 # Marks a file that exists only in the probewheel module, never in the
 # kubernetes tree: a stand-in for something the patched tree has, such as
-# pkg/features/module_shim.go for the gate that hack/series/02-feature-gate
+# pkg/features/module_shim.go for the gate that series/02-feature-gate
 # registers there. A line starting with it, before `package`, keeps the file
 # out of the export altogether.
 PW_MODULE_ONLY_MARK='// probewheel:module-only'
@@ -338,7 +338,7 @@ pw::scan_pkg() {
   done
 }
 
-# pw::series_dirs prints the commits of hack/series/ in apply order: one
+# pw::series_dirs prints the commits of series/ in apply order: one
 # directory each, NN-slug/, holding
 #   message       the commit message (subject, blank line, body)
 #   files         pkg/ paths this commit brings to their final version, one per
@@ -391,7 +391,7 @@ pw::series_plan() {
   done
 }
 
-# pw::pick_files prints hack/upstream-picks/*.patch in apply order.
+# pw::pick_files prints series/picks/*.patch in apply order.
 pw::pick_files() { pw::patch_files "${PW_PICKS_DIR}"; }
 
 # How every series file is written (git format-patch <these> ...): nothing in

@@ -41,7 +41,7 @@ done
 if ((${#releases[@]} == 0)); then
   mapfile -t releases < <(pw::supported_versions | tail -n +2)
 fi
-((${#releases[@]} > 0)) || pw::die "no older minor is supported (hack/minors/ is empty)"
+((${#releases[@]} > 0)) || pw::die "no older minor is supported (series/minors/ is empty)"
 
 log_dir=${PW_OUTPUT}/minors-test
 mkdir -p "${log_dir}"

@@ -4,7 +4,7 @@
 #
 #   hack/move-release.sh v1.37.3   the main line (go.mod): hack/set-kube-version.sh,
 #                                  then hack/rebase-patches.sh, then make patches
-#   hack/move-release.sh v1.36.4   an older minor: hack/minors/v1.36/release, then
+#   hack/move-release.sh v1.36.4   an older minor: series/minors/v1.36/release, then
 #                                  hack/update-minors.sh v1.36
 #
 # A conflict stops it with where to resolve it and what to run next. Then:
@@ -42,7 +42,7 @@ elif [[ -f ${PW_MINORS_DIR}/${minor}/release ]]; then
   echo "${new}" >"${PW_MINORS_DIR}/${minor}/release"
   if ! "${PW_ROOT}/hack/update-minors.sh" "${minor}"; then
     echo "${old}" >"${PW_MINORS_DIR}/${minor}/release"
-    pw::die "patches/${minor} stays on ${old}: fix or add the fixup named above (hack/update-minors.sh --help), set hack/minors/${minor}/release to ${new}, run hack/update-minors.sh ${minor}"
+    pw::die "patches/${minor} stays on ${old}: fix or add the fixup named above (hack/update-minors.sh --help), set series/minors/${minor}/release to ${new}, run hack/update-minors.sh ${minor}"
   fi
   echo "patches/${minor} moved from ${old} to ${new}"
 else

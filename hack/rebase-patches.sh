@@ -17,11 +17,11 @@
 # into pkg/ (import paths rewritten back, overlay constraints re-added, files
 # that upstream added to a fully mirrored directory picked up, with a warning)
 # and patches/ is regenerated; the regenerated series is checked to reproduce
-# the rebased tree exactly. Upstream picks (hack/upstream-picks/, the first
+# the rebased tree exactly. Upstream picks (series/picks/, the first
 # patches of the series) are written back from their rebased commits; when
 # the new release has a pick's fix already, git am stops at it ("No changes"
 # or a conflict with identical lines): `git am --skip` it there, and the
-# pick's file is deleted. The changes.patch files of hack/series/ are written
+# pick's file is deleted. The changes.patch files of series/ are written
 # back from their rebased commits the same way.
 set -euo pipefail
 shopt -s inherit_errexit
@@ -198,7 +198,7 @@ old_minor=$(pw::minor_of "${old:-${new}}")
 if [[ ${old_minor} != "$(pw::minor_of "${new}")" ]]; then
   cat <<EOF
 patches/${old_minor} is still the series made for ${old}. To keep supporting ${old_minor}:
-  mkdir -p hack/minors/${old_minor} && echo ${old} >hack/minors/${old_minor}/release && make patches
+  mkdir -p series/minors/${old_minor} && echo ${old} >series/minors/${old_minor}/release && make patches
 (a commit the three-way merge cannot carry needs a fixup: hack/update-minors.sh --help);
 otherwise remove patches/${old_minor}. docs/fork.md has the whole procedure.
 EOF

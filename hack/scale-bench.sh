@@ -366,7 +366,7 @@ for wl in "${workloads[@]}"; do
         continue
       fi
       f=${out}/runs/${name}/${flavor}-${round}.json
-      if [[ -f ${f} ]]; then # a failed run's, kept beside (plot.py reads <kubelet>-<round>.json only)
+      if [[ -f ${f} ]]; then # a failed run's, kept beside (the report and the plots read <kubelet>-<round>.json only)
         failed=${f%.json}.failed-$(date -u -r "${f}" +%Y%m%d-%H%M%S)
         mv "${f}" "${failed}.json"
         log=${art}/${name}/${flavor}-${round}.log
@@ -432,8 +432,8 @@ if [[ -n ${stopped} ]]; then
 fi
 
 if compgen -G "${out}/runs/*/*-[0-9]*.json" >/dev/null; then
-  pw::log "plotting"
-  /usr/bin/python3 "${PW_ROOT}/bench/hollow/plot.py" "${out}" >/dev/null || rc=1
+  pw::log "plots and summary.md (scripts/plot.sh)"
+  "${PW_ROOT}/scripts/plot.sh" "${out}" >/dev/null || rc=1
 fi
 pw::log "done in $(((SECONDS - t_start) / 60)) min: ${out}/summary.md"
 echo "results: ${out}"

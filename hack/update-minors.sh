@@ -3,9 +3,9 @@
 # from the main line's (patches/<main minor>/); `make patches` runs it after
 # hack/update-patches.sh, `make verify-patches` runs it with --check.
 #
-#   hack/update-minors.sh [--check] [v1.Y ...]   default: every hack/minors/v1.Y
+#   hack/update-minors.sh [--check] [v1.Y ...]   default: every series/minors/v1.Y
 #
-# hack/minors/v1.Y/ holds what that minor needs beyond the main line, and only
+# series/minors/v1.Y/ holds what that minor needs beyond the main line, and only
 # that:
 #   release               the patch release the series is for (v1.36.3)
 #   picks/*.patch         upstream fixes that release lacks and the main line's
@@ -25,8 +25,8 @@
 # The tree of the last run stays in _output/minors/v1.Y (tags pre/<name>: a
 # commit before its fixup). To write or change a fixup:
 #   cd _output/minors/v1.Y && git checkout -q --detach pre/<name>
-#   git apply ../../../hack/minors/v1.Y/fixups/<name>.patch  # if it has one
-#   (edit) && git diff >../../../hack/minors/v1.Y/fixups/<name>.patch  # then restore its header
+#   git apply ../../../series/minors/v1.Y/fixups/<name>.patch  # if it has one
+#   (edit) && git diff >../../../series/minors/v1.Y/fixups/<name>.patch  # then restore its header
 #   hack/update-minors.sh v1.Y
 # --check: regenerate into a temp dir; fail, naming what to run, when
 # patches/v1.Y/ is not what that gives.
@@ -177,7 +177,7 @@ generate() {
     echo "    git am /path/to/probewheel/patches/${minor}/*.patch"
     echo
     echo "Read the main line's review guide (../${main_minor}/README.md): the commits are"
-    echo "the same, in the same order, with these differences (hack/minors/${minor}/):"
+    echo "the same, in the same order, with these differences (series/minors/${minor}/):"
     echo
     if ((${#picks[@]} == 0)); then
       echo "- upstream picks: none"
@@ -216,7 +216,7 @@ for minor in "${minors[@]}"; do
   }
   if ! diff -ruN "${PW_PATCHES_ROOT}/${minor}" "${tmp}/${minor}" >"${tmp}/diff"; then
     sed "s#${tmp}/#<regenerated>/#g" "${tmp}/diff" | head -n 40 >&2 || true
-    echo "!!! patches/${minor} is out of date with patches/${main_minor} or hack/minors/${minor} (diff above: committed -> regenerated); run make patches and commit patches/" >&2
+    echo "!!! patches/${minor} is out of date with patches/${main_minor} or series/minors/${minor} (diff above: committed -> regenerated); run make patches and commit patches/" >&2
     rc=1
   else
     echo "patches/${minor} is up to date: $(pw::patch_files "${PW_PATCHES_ROOT}/${minor}" | wc -l) patch(es) from patches/${main_minor} on ${release:-$(head -n1 "${PW_MINORS_DIR}/${minor}/release")}"
@@ -228,10 +228,10 @@ for d in "${PW_PATCHES_ROOT}"/v1.*; do
   m=${d##*/}
   if [[ -d ${d} && ${m} != "${main_minor}" && ! -d ${PW_MINORS_DIR}/${m} ]]; then
     if [[ -n ${check} ]]; then
-      echo "!!! patches/${m}: no hack/minors/${m} says ${m} is supported; remove the directory (or add hack/minors/${m}/release)" >&2
+      echo "!!! patches/${m}: no series/minors/${m} says ${m} is supported; remove the directory (or add series/minors/${m}/release)" >&2
       rc=1
     else
-      pw::log "removing patches/${m}: ${m} is not supported (no hack/minors/${m})"
+      pw::log "removing patches/${m}: ${m} is not supported (no series/minors/${m})"
       rm -rf "${d}"
     fi
   fi

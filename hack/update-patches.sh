@@ -21,11 +21,11 @@
 #    touched unless pkg/ has files in them, so prober/results and
 #    prober/testing stay upstream's.
 #
-# First, one commit per upstream pick (hack/upstream-picks/*.patch, in name
+# First, one commit per upstream pick (series/picks/*.patch, in name
 # order), exactly as its file says: fixes merged upstream after this
 # release, carried alone so that a fork can take them without probewheel.
 # pkg/ already contains them; it is expressed on top. Then the series by
-# concept, one commit per hack/series/NN-slug/ directory in name order (see
+# concept, one commit per series/NN-slug/ directory in name order (see
 # pw::series_dirs in hack/lib.sh): its changes.patch, then the pkg/ files it
 # takes, with its message. A file a commit takes is final there: no later
 # changes.patch may touch it. Whatever no series commit takes follows in one
@@ -173,7 +173,7 @@ pw::scan_pkg
 pw::series_plan
 declare -A EXPORTED=() # what each series commit set its files to
 
-# The series by concept (hack/series/), in order.
+# The series by concept (series/), in order.
 while read -r sdir; do
   rel=${sdir#"${PW_ROOT}/"}
   [[ -f ${sdir}/message ]] || pw::die "${rel}/message is missing"
@@ -255,7 +255,7 @@ done
 
 # review_guide prints the series as a reviewer reads it: each commit in
 # order with its added and removed lines, non-test and test apart, and the
-# files to read in the order its hack/series/ directory lists them (the
+# files to read in the order its series/ directory lists them (the
 # non-test files first), with that directory's `guide` text if it has one.
 review_guide() {
   local -a commits sdirs subjects numstats
@@ -286,7 +286,7 @@ review_guide() {
     echo
     sdir=
     if ((i < npicks)); then
-      echo "An upstream fix carried from hack/upstream-picks/; it applies alone."
+      echo "An upstream fix carried from series/picks/; it applies alone."
       echo
     elif ((i - npicks < ${#sdirs[@]})); then
       sdir=${sdirs[i - npicks]}

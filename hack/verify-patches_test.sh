@@ -24,8 +24,8 @@ tar -C "${PW_ROOT}" --exclude=./_output --exclude=./.git -cf - . | tar -C "${cop
 export PW_OUTPUT=${tmp}/output
 cd "${copy}"
 # lib.sh was sourced from the real tree: look at the copy's picks.
-PW_PICKS_DIR=${copy}/hack/upstream-picks
-PW_SERIES_DIR=${copy}/hack/series
+PW_PICKS_DIR=${copy}/series/picks
+PW_SERIES_DIR=${copy}/series
 # The main line's series, relative to the copy.
 pdir=patches/${PW_KUBE_MINOR}
 
@@ -54,18 +54,18 @@ expect_verify_fails_with_fix() {
   fi
 }
 patch_text() { cat "${pdir}"/*.patch 2>/dev/null || true; }
-# The prober patch: the one whose hack/series/ commit takes the package whole,
+# The prober patch: the one whose series/ commit takes the package whole,
 # or without a series the last one that changes the package.
 prober_patch() {
   local whole
-  whole=$(grep -lx 'pkg/kubelet/prober/' hack/series/*/files 2>/dev/null | head -n1)
+  whole=$(grep -lx 'pkg/kubelet/prober/' series/[0-9]*/files 2>/dev/null | head -n1)
   if [[ -z ${whole} ]]; then
     grep -l '^diff --git a/pkg/kubelet/prober/' "${pdir}"/*.patch | tail -n1
     return
   fi
   series_patch "${whole%/files}"
 }
-# series_patch <hack/series/NN-slug>: the patch that series commit became.
+# series_patch <series/NN-slug>: the patch that series commit became.
 series_patch() {
   local n
   n=$(pw::series_dirs | grep -nxF "$(pwd)/$1" | cut -d: -f1)
@@ -97,7 +97,7 @@ else fail "the change is in the prober patch"; fi
 #     main line's series took, their check fails with what to run; regenerated,
 #     it passes; a fixup that no longer applies stops the generator naming it.
 #     One minor is enough: the generator does the same for each.
-first_minor=$(find hack/minors -mindepth 1 -maxdepth 1 -type d -printf '%f\n' 2>/dev/null | LC_ALL=C sort -V | head -n1)
+first_minor=$(find series/minors -mindepth 1 -maxdepth 1 -type d -printf '%f\n' 2>/dev/null | LC_ALL=C sort -V | head -n1)
 minors_check() { hack/update-minors.sh --check "${first_minor}" >"${tmp}/minors.log" 2>&1; }
 if [[ -z ${first_minor} ]]; then
   pass "older minors: none supported, nothing to check"
@@ -115,7 +115,7 @@ else
     fail "older minors: regenerated, the check passes"
     cat "${tmp}/minors.log"
   fi
-  fixup=$(grep -l '^-[^-]' "hack/minors/${first_minor}"/fixups/*.patch 2>/dev/null | LC_ALL=C sort | head -n1 || true)
+  fixup=$(grep -l '^-[^-]' "series/minors/${first_minor}"/fixups/*.patch 2>/dev/null | LC_ALL=C sort | head -n1 || true)
   if [[ -n ${fixup} ]]; then
     cp "${fixup}" "${tmp}/fixup"
     sed -i '0,/^-[^-]/s/^-\([^-].*\)$/-\1 (not in the release)/' "${fixup}"
@@ -144,8 +144,8 @@ if [[ -z $(pw::pick_files) ]]; then
   awk '!done && /^\t\/\/ / { print $0 " (picked)"; done = 1; next } { print }' "${pickrepo}/${f}" >"${tmp}/picked.go"
   cp "${tmp}/picked.go" "${pickrepo}/${f}"
   git -C "${pickrepo}" commit -q -am "probe/http: a synthetic upstream pick (verify-patches_test)"
-  mkdir -p hack/upstream-picks
-  git -C "${pickrepo}" format-patch "${PW_FORMAT_PATCH_ARGS[@]}" -1 --stdout HEAD >hack/upstream-picks/0001-synthetic-pick.patch
+  mkdir -p series/picks
+  git -C "${pickrepo}" format-patch "${PW_FORMAT_PATCH_ARGS[@]}" -1 --stdout HEAD >series/picks/0001-synthetic-pick.patch
   update
   expect_verify_ok "verify passes with an upstream pick"
 fi
@@ -194,7 +194,7 @@ if ((npicks > 0)); then
   update
 fi
 
-# 3c. The series by concept (hack/series/): a file a commit takes is in that
+# 3c. The series by concept (series/): a file a commit takes is in that
 #     commit and changes in no later one; a file with an intermediate version
 #     (worker.go) changes in the commit that takes it and in earlier ones
 #     only; bad entries stop update-patches with what is wrong.
@@ -203,14 +203,14 @@ wheel_in=$(with "${prober}/wheel.go") worker_in=$(with "${prober}/worker.go")
 read -ra worker_in_all <<<"${worker_in}"
 if [[ ${wheel_in} == *timing-wheel* && $(wc -w <<<"${wheel_in}") == 1 && ${#worker_in_all[@]} -ge 2 &&
   ${worker_in_all[0]} == *per-run* &&
-  ${worker_in_all[-1]} == "$(basename "$(series_patch "$(dirname "$(grep -lx "${prober}/worker.go" hack/series/*/files)")")")" ]]; then
+  ${worker_in_all[-1]} == "$(basename "$(series_patch "$(dirname "$(grep -lx "${prober}/worker.go" series/[0-9]*/files)")")")" ]]; then
   pass "series: files in the commits that take them, intermediate versions before"
 else fail "series: files in the commits that take them (wheel.go in: ${wheel_in}; worker.go in: ${worker_in})"; fi
-mkdir -p hack/series/99-late "${tmp}/late/a/${prober}" "${tmp}/late/b/${prober}"
-echo "kubelet/prober: a late change" >hack/series/99-late/message
+mkdir -p series/99-late "${tmp}/late/a/${prober}" "${tmp}/late/b/${prober}"
+echo "kubelet/prober: a late change" >series/99-late/message
 cp "${prober}/wheel.go" "${tmp}/late/a/${prober}/" && cp "${prober}/wheel.go" "${tmp}/late/b/${prober}/"
 echo "// a late change" >>"${tmp}/late/b/${prober}/wheel.go"
-(cd "${tmp}/late" && git diff --no-index --no-prefix "a/${prober}/wheel.go" "b/${prober}/wheel.go" >"${copy}/hack/series/99-late/changes.patch" || true)
+(cd "${tmp}/late" && git diff --no-index --no-prefix "a/${prober}/wheel.go" "b/${prober}/wheel.go" >"${copy}/series/99-late/changes.patch" || true)
 series_rejects() { # <what> <log pattern>
   if update; then fail "$1 (update-patches passed)"
   elif grep -q "$2" "${tmp}/update.log"; then pass "$1"
@@ -219,32 +219,32 @@ series_rejects() { # <what> <log pattern>
     cat "${tmp}/update.log"
   fi
 }
-series_rejects "series: a later change to a file an earlier commit took is rejected" "wheel.go is changed again after hack/series/03"
-echo "garbage" >hack/series/99-late/changes.patch
+series_rejects "series: a later change to a file an earlier commit took is rejected" "wheel.go is changed again after series/03"
+echo "garbage" >series/99-late/changes.patch
 series_rejects "series: a changes.patch that does not apply is rejected" "99-late/changes.patch does not apply"
-rm hack/series/99-late/changes.patch
+rm series/99-late/changes.patch
 series_rejects "series: a commit that changes nothing is rejected" "99-late changes nothing"
-echo "${prober}/no_such_file.go" >hack/series/99-late/files
+echo "${prober}/no_such_file.go" >series/99-late/files
 series_rejects "series: an entry naming no pkg/ file is rejected" "no_such_file.go is not an exported pkg/ file"
-echo "${prober}/wheel.go" >hack/series/99-late/files
-series_rejects "series: a file taken twice is rejected" "wheel.go is taken by hack/series/03"
-rm -rf hack/series/99-late
+echo "${prober}/wheel.go" >series/99-late/files
+series_rejects "series: a file taken twice is rejected" "wheel.go is taken by series/03"
+rm -rf series/99-late
 update
 
 # 3d. Rebasing onto the same release is a no-op: pkg/, the picks, the series'
 #     changes.patch files (stages of files later commits finish included) and
 #     patches/ come back byte for byte.
 rm -rf "${tmp}/before-rebase" && mkdir -p "${tmp}/before-rebase"
-cp -a pkg hack/series hack/upstream-picks patches "${tmp}/before-rebase/"
+cp -a pkg series patches "${tmp}/before-rebase/"
 if ! hack/rebase-patches.sh "${KUBE_VERSION}" >"${tmp}/rebase.log" 2>&1; then
   fail "rebase onto the same release"
   cat "${tmp}/rebase.log"
-elif diff -r "${tmp}/before-rebase/pkg" pkg >/dev/null && diff -r "${tmp}/before-rebase/series" hack/series >/dev/null &&
-  diff -r "${tmp}/before-rebase/upstream-picks" hack/upstream-picks >/dev/null && diff -r "${tmp}/before-rebase/patches" patches >/dev/null; then
+elif diff -r "${tmp}/before-rebase/pkg" pkg >/dev/null && diff -r "${tmp}/before-rebase/series" series >/dev/null &&
+  diff -r "${tmp}/before-rebase/patches" patches >/dev/null; then
   pass "rebase onto the same release changes nothing"
 else
   fail "rebase onto the same release changes nothing"
-  diff -r "${tmp}/before-rebase/series" hack/series | head -n 20
+  diff -r "${tmp}/before-rebase/series" series | head -n 20
 fi
 
 # 4. An overlay file goes into its own patch, without the build constraint,
@@ -321,7 +321,7 @@ rm -rf "${prober}/zz_rewrite_test.go" "${prober}/pwtest"
 
 # 8. pkg/ identical to upstream, no picks and no series: an empty series,
 #    and verify still passes.
-rm -rf pkg hack/upstream-picks hack/series
+rm -rf pkg series/picks series/[0-9]*
 mkdir -p "${prober}"
 find "${moddir}/${prober}" -maxdepth 1 -name '*.go' -exec cp {} "${prober}/" \;
 chmod -R u+w pkg

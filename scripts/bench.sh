@@ -8,7 +8,7 @@
 #   capacity the capacity sweep: exec and HTTP probes at rising rates, 3 interleaved rounds
 #            (~19 min on 2 cores);
 #            capacity.md names each implementation's highest rate with a period-error p99
-#            <= 5 ms and no missed run (scripts/capacity.py; `make capacity`)
+#            <= 5 ms and no missed run (bench/report capacity; `make capacity`)
 #
 # Environment:
 #   COUNT=n         rounds (default: smoke 1, default/full 5)
@@ -29,6 +29,8 @@
 # none always runs first. Outputs in the results directory:
 #   raw.txt        benchmark output of all rounds (benchstat input)
 #   benchstat.txt  go tool benchstat -col /impl raw.txt
+#   headline.md    upstream → probewheel per workload, medians and benchstat's significance
+#                  (go run ./bench/report headline; not for capacity)
 #   machine.txt    nproc, memory, CPU model, go version, kernel, commit
 #   summaries/     per-probe period errors and restart timelines, condensed into histograms
 #                  (default/full; the raw dumps stay in _output/bench/dumps/)
@@ -83,7 +85,7 @@ IMPLS=${IMPLS:-upstream,probewheel,gate-off,afterfunc}
 export PROBEWHEEL_BENCH_SET=$MODE PROBEWHEEL_BENCH_PERIODS PROBEWHEEL_BENCH_WARMUP PROBEWHEEL_BENCH_MAX_WINDOW
 if [[ $MODE == default || $MODE == full ]]; then
 	# Raw per-probe dumps are megabytes: they stay under _output/; the results
-	# directory gets their condensed summaries (scripts/condense.py).
+	# directory gets their condensed summaries (`go run ./bench/report condense`).
 	export PROBEWHEEL_BENCH_DUMP=${PROBEWHEEL_BENCH_DUMP:-_output/bench/dumps/$(basename "$BENCH_OUT")}
 fi
 BENCH=${BENCH:-.}
@@ -139,9 +141,13 @@ if ! grep -q '^Benchmark' "$OUT/raw.txt"; then
 	exit 1
 fi
 "$GO" tool benchstat -col /impl "$OUT/raw.txt" | tee "$OUT/benchstat.txt"
+if [[ $MODE != capacity ]]; then
+	# upstream → probewheel per workload, with benchstat's significance: the README's table.
+	"$GO" run ./bench/report headline "$OUT" >/dev/null
+fi
 
 if [[ -n ${PROBEWHEEL_BENCH_DUMP:-} && -d $PROBEWHEEL_BENCH_DUMP ]]; then
-	python3 scripts/condense.py "$PROBEWHEEL_BENCH_DUMP" "$OUT"
+	"$GO" run ./bench/report condense "$PROBEWHEEL_BENCH_DUMP" "$OUT"
 fi
 if [[ $MODE != smoke && ${PLOT:-1} != 0 ]]; then
 	scripts/plot.sh "$OUT" || log "plotting failed (see above); raw results are in $OUT"

@@ -10,6 +10,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/kubernetes/pkg/kubelet/prober/results"
+
+	"github.com/probewheel/probewheel/bench"
 )
 
 // divergence is a difference from upstream that probewheel makes on
@@ -138,7 +140,7 @@ const maxProbeRetries = 3
 // retried reports whether the prober tries again after a call: it returned
 // an error other than an exit code or a timeout, and did not panic.
 func retried(c call) bool {
-	return c.err != nil && !c.panics && !errors.Is(c.err, exit1) && !errors.Is(c.err, errHung)
+	return c.err != nil && !c.panics && !errors.Is(c.err, bench.ExitFailure) && !errors.Is(c.err, errHung)
 }
 
 // analyse walks the plan with upstream's observation and finds every point

@@ -19,10 +19,8 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/sets"
-	"k8s.io/client-go/tools/record"
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 	"k8s.io/kubernetes/pkg/kubelet/prober/results"
-	"k8s.io/kubernetes/pkg/kubelet/status"
 
 	"github.com/probewheel/probewheel/bench"
 )
@@ -143,19 +141,23 @@ func TestDifferentialCatches(t *testing.T) {
 		{"UpdatePodStatus calls every started container ready", "startup probes gate the others",
 			func(m bench.Manager) bench.Manager { return readyTooSoon{m} }, allowedDivergences, nil},
 	}
-	probewheel := implNamed(t, "probewheel")
+	probewheel, ok := bench.ImplNamed("probewheel")
+	if !ok {
+		t.Fatal("no probewheel in bench.Impls")
+	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			impl := probewheel
 			switch {
 			case tc.wrap != nil:
-				impl = bench.Impl{Name: "mutant", New: func(s status.Manager, l, r, st results.Manager, c kubecontainer.CommandRunner, rec record.EventRecorderLogger) bench.Manager {
-					return tc.wrap(probewheel.New(s, l, r, st, c, rec))
-				}}
+				impl = bench.Mutant(probewheel, nil, tc.wrap)
 			case tc.liveness != nil:
-				impl = bench.Impl{Name: "mutant", New: func(s status.Manager, l, r, st results.Manager, c kubecontainer.CommandRunner, rec record.EventRecorderLogger) bench.Manager {
-					return probewheel.New(s, tc.liveness(l), r, st, c, rec)
-				}}
+				impl = bench.Mutant(probewheel, func(kind string, m results.Manager) results.Manager {
+					if kind == "liveness" {
+						return tc.liveness(m)
+					}
+					return m
+				}, nil)
 			}
 			p := resolve(seedNamed(tc.seed))
 			c := compare(p, playAll(t, append(upstreamOnly(t), impl), p), tc.allowed)
@@ -164,16 +166,6 @@ func TestDifferentialCatches(t *testing.T) {
 			}
 		})
 	}
-}
-
-func implNamed(t *testing.T, name string) bench.Impl {
-	for _, impl := range bench.Impls {
-		if impl.Name == name {
-			return impl
-		}
-	}
-	t.Fatalf("no implementation %q in bench.Impls", name)
-	return bench.Impl{}
 }
 
 type stopsReadinessToo struct{ bench.Manager }

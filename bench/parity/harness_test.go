@@ -11,7 +11,6 @@ package parity
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -24,23 +23,15 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/sets"
-	"k8s.io/client-go/kubernetes/fake"
-	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 	kubepod "k8s.io/kubernetes/pkg/kubelet/pod"
 	"k8s.io/kubernetes/pkg/kubelet/prober/results"
 	"k8s.io/kubernetes/pkg/kubelet/status"
-	statustest "k8s.io/kubernetes/pkg/kubelet/status/testing"
-	kubeletutil "k8s.io/kubernetes/pkg/kubelet/util"
-	"k8s.io/utils/exec"
 	"k8s.io/utils/ptr"
 
 	"github.com/probewheel/probewheel/bench"
 )
-
-// exit1 is what a failing exec probe's command returns.
-var exit1 = exec.CodeExitError{Err: errors.New("exit status 1"), Code: 1}
 
 // runner is the exec runner both managers probe through. Each container's
 // command takes hang of fake time and fails if fail is set, unless behave is
@@ -85,7 +76,7 @@ func (r *runner) RunInContainer(_ context.Context, id kubecontainer.ContainerID,
 	r.timeouts[name] = timeout
 	b := behaviour{hang: r.hang[name]}
 	if r.fail[name] {
-		b.err = exit1
+		b.err = bench.ExitFailure
 	}
 	if r.behave != nil {
 		b = r.behave(name, cmd)
@@ -152,19 +143,18 @@ func newNode(t *testing.T, impl bench.Impl) *node { return newNodeWith(t, impl, 
 // newNodeWith is newNode with a sync loop: each update, once recorded, is
 // passed to onUpdate, as the kubelet's syncLoopIteration reads it.
 func newNodeWith(t *testing.T, impl bench.Impl, onUpdate func(kind string, u results.Update)) *node {
-	podManager := kubepod.NewBasicPodManager()
+	kubelet := bench.NewKubelet()
 	n := &node{
-		t:    t,
-		pods: podManager,
-		ctx:  klog.NewContext(context.Background(), klog.Background()),
-		status: status.NewManager(&fake.Clientset{}, podManager, &statustest.FakePodDeletionSafetyProvider{},
-			kubeletutil.NewPodStartupLatencyTracker()),
-		results: map[string]results.Manager{"liveness": results.NewManager(), "readiness": results.NewManager(), "startup": results.NewManager()},
+		t:       t,
+		pods:    kubelet.Pods,
+		ctx:     klog.NewContext(context.Background(), klog.Background()),
+		status:  kubelet.Status,
+		results: kubelet.Results(),
 		runner:  newRunner(),
 		done:    make(chan struct{}),
 		updates: map[string][]update{},
 	}
-	n.mgr = impl.New(n.status, n.results["liveness"], n.results["readiness"], n.results["startup"], n.runner, &record.FakeRecorder{})
+	n.mgr = kubelet.NewManager(impl, n.runner, nil)
 	for kind, rm := range n.results {
 		n.wg.Add(1)
 		go func() {

@@ -210,7 +210,7 @@ func (s targetState) behaviour() behaviour {
 	b := behaviour{hang: s.hang}
 	switch s.mode {
 	case modeFail:
-		b.err = exit1
+		b.err = bench.ExitFailure
 	case modeTimeout:
 		b.err = errHung
 	case modeError:

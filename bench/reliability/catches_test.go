@@ -10,10 +10,8 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/sets"
-	"k8s.io/client-go/tools/record"
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 	"k8s.io/kubernetes/pkg/kubelet/prober/results"
-	"k8s.io/kubernetes/pkg/kubelet/status"
 
 	"github.com/probewheel/probewheel/bench"
 )
@@ -36,22 +34,27 @@ func TestSoakCatches(t *testing.T) {
 				return &swallowsChanges{Manager: r, swallowed: map[kubecontainer.ContainerID]results.Result{}}
 			}},
 	}
-	probewheel := implNamed(t, "probewheel")
+	probewheel, ok := bench.ImplNamed("probewheel")
+	if !ok {
+		t.Fatal("no probewheel in bench.Impls")
+	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var failures []string
 			synctest.Test(t, func(t *testing.T) {
 				var mgr bench.Manager
-				mutant := bench.Impl{Name: "mutant", New: func(s status.Manager, l, r, st results.Manager, c kubecontainer.CommandRunner, rec record.EventRecorderLogger) bench.Manager {
-					if tc.ready != nil {
-						r = tc.ready(r)
+				mutant := bench.Mutant(probewheel, func(kind string, m results.Manager) results.Manager {
+					if kind == "readiness" && tc.ready != nil {
+						return tc.ready(m)
 					}
-					mgr = probewheel.New(s, l, r, st, c, rec)
+					return m
+				}, func(m bench.Manager) bench.Manager {
 					if tc.manager != nil {
-						mgr = tc.manager(mgr)
+						m = tc.manager(m)
 					}
-					return mgr
-				}}
+					mgr = m
+					return m
+				})
 				r := RunSoak(mutant, cfg, "mutant", func(string, ...any) {})
 				checkSoak(func(format string, args ...any) { failures = append(failures, fmt.Sprintf(format, args...)) }, r)
 				// What the fault left running must end with the bubble.
@@ -64,16 +67,6 @@ func TestSoakCatches(t *testing.T) {
 			t.Logf("found: %q", failures)
 		})
 	}
-}
-
-func implNamed(t *testing.T, name string) bench.Impl {
-	for _, impl := range bench.Impls {
-		if impl.Name == name {
-			return impl
-		}
-	}
-	t.Fatalf("no implementation %q in bench.Impls", name)
-	return bench.Impl{}
 }
 
 type ignoresRemove struct{ bench.Manager }

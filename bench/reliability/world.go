@@ -31,16 +31,10 @@ import (
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/kubernetes/fake"
-	"k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
-	kubepod "k8s.io/kubernetes/pkg/kubelet/pod"
 	"k8s.io/kubernetes/pkg/kubelet/prober/results"
 	"k8s.io/kubernetes/pkg/kubelet/status"
-	statustest "k8s.io/kubernetes/pkg/kubelet/status/testing"
-	kubeletutil "k8s.io/kubernetes/pkg/kubelet/util"
-	"k8s.io/utils/exec"
 	"k8s.io/utils/ptr"
 
 	"github.com/probewheel/probewheel/bench"
@@ -147,9 +141,6 @@ func newWorld(impl bench.Impl, slots int, period time.Duration) *world {
 		impl:     impl,
 		period:   period,
 		ctx:      klog.NewContext(context.Background(), logr.Discard()),
-		live:     results.NewManager(),
-		ready:    results.NewManager(),
-		start:    results.NewManager(),
 		slots:    make([]slot, slots),
 		fail:     make([]atomic.Bool, slots),
 		lastLive: make([]atomic.Int64, slots),
@@ -160,10 +151,15 @@ func newWorld(impl bench.Impl, slots int, period time.Duration) *world {
 		stop:     make(chan struct{}),
 		t0:       time.Now(),
 	}
-	w.status = status.NewManager(&fake.Clientset{}, kubepod.NewBasicPodManager(), &statustest.FakePodDeletionSafetyProvider{},
-		kubeletutil.NewPodStartupLatencyTracker())
+	kubelet := bench.NewKubelet()
+	w.status, w.live, w.ready, w.start = kubelet.Status, kubelet.Liveness, kubelet.Readiness, kubelet.Startup
 	w.baseGoroutines = runtime.NumGoroutine()
-	w.mgr = impl.New(w.status, &recordingResults{w.live, w, "liveness"}, &recordingResults{w.ready, w, "readiness"}, w.start, w, &record.FakeRecorder{})
+	w.mgr = kubelet.NewManager(impl, w, func(kind string, m results.Manager) results.Manager {
+		if kind == "startup" {
+			return m
+		}
+		return &recordingResults{m, w, kind}
+	})
 	w.drainers.Add(1)
 	go w.drain()
 	return w
@@ -176,8 +172,6 @@ func (w *world) close() {
 }
 
 // ---- the exec runner: the probes' targets ----
-
-var exitFailure = exec.CodeExitError{Err: fmt.Errorf("exit status 1"), Code: 1}
 
 // RunInContainer is every probe's target. The command names the probe type.
 func (w *world) RunInContainer(_ context.Context, id kubecontainer.ContainerID, cmd []string, _ time.Duration) ([]byte, error) {
@@ -199,7 +193,7 @@ func (w *world) RunInContainer(_ context.Context, id kubecontainer.ContainerID, 
 		return nil, nil
 	}
 	if w.fail[i].Load() {
-		return nil, exitFailure
+		return nil, bench.ExitFailure
 	}
 	return nil, nil
 }

@@ -19,7 +19,7 @@ limitations under the License.
 // Package features stands in, inside the probewheel module, for the patched
 // k8s.io/kubernetes/pkg/features: the code under pkg/ imports this package,
 // and the export to the kubernetes tree rewrites the import to the real one,
-// where kube_features.go, as hack/series/02-feature-gate changes it,
+// where kube_features.go, as series/02-feature-gate changes it,
 // registers ProbeTimerWheel. Here it re-exports the upstream gates that code uses and
 // registers ProbeTimerWheel with the same spec.
 package features
@@ -39,7 +39,7 @@ const (
 	RestartAllContainersOnContainerExits  = upstream.RestartAllContainersOnContainerExits
 )
 
-// ProbeTimerWheel is the gate hack/series/02-feature-gate adds to kube_features.go.
+// ProbeTimerWheel is the gate series/02-feature-gate adds to kube_features.go.
 const ProbeTimerWheel featuregate.Feature = "ProbeTimerWheel"
 
 // probeTimerWheelDefault is set with -ldflags=-X, as in the tree.

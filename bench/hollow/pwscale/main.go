@@ -12,8 +12,9 @@
 // kubelet's read-only /metrics; probe intervals as the targets saw them; a
 // readiness flip of some pods, counted on the API), restarts the kubelets
 // (first probes and their burstiness as the targets saw them), tears
-// everything down and writes one JSON file. scripts in hack/ alternate
-// the kubelets (ABBA) and plot (bench/hollow/plot.py).
+// everything down and writes one JSON file. hack/scale-bench.sh alternates
+// the kubelets (ABBA); bench/hollow/report and bench/plots/hollow.py turn the
+// files into summary.md and plots.
 package main
 
 import (

@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Plots for a scripts/bench.sh results directory (see scripts/plot.sh)."""
+"""Plots for a scripts/bench.sh results directory (scripts/plot.sh runs it); the tables are
+benchstat's and bench/report's."""
 
 import collections
 import glob
@@ -66,7 +67,7 @@ def median_by(rows, scenario, metric, keyf):
 
 
 def read_summary(path):
-    """A summary of scripts/condense.py: (bench name, header, [(upper edge us, count)])."""
+    """A summary of bench/report condense: (bench name, header, [(upper edge us, count)])."""
     header, bins = "", []
     with open(path) as f:
         for line in f:
@@ -202,7 +203,7 @@ def plot_restart(summaries, out):
         per = periods[w]
         nb = 20 if per <= 1 else 100
         edges = [per * i / nb for i in range(nb + 1)]
-        upper_us = [per * 1e6 * (i + 1) / nb for i in range(nb)]  # condense.py's bins
+        upper_us = [per * 1e6 * (i + 1) / nb for i in range(nb)]  # bench/report condense's bins
         for impl, runs in sorted(impls.items()):
             counts = [0.0] * nb
             for r in runs:
@@ -223,12 +224,12 @@ def plot_restart(summaries, out):
 
 def main():
     if len(sys.argv) != 2:
-        sys.exit("usage: plot.py RESULTS_DIR")
+        sys.exit("usage: inprocess.py RESULTS_DIR")
     d = sys.argv[1]
     rows = read_raw(os.path.join(d, "raw.txt"))
     outdir = os.path.join(d, "plots")
     os.makedirs(outdir, exist_ok=True)
-    summaries = os.path.join(d, "summaries")  # scripts/condense.py, from the raw dumps
+    summaries = os.path.join(d, "summaries")  # bench/report condense, from the raw dumps
     made = []
     for fname, ok in [
         ("period_error_cdf.png", lambda p: plot_cdf(sorted(glob.glob(os.path.join(summaries, "BenchmarkSteady__*.intervals"))), p)),

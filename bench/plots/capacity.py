@@ -14,7 +14,7 @@ import os
 import statistics
 import sys
 
-from plot import IMPL_STYLE, plt, read_raw
+from inprocess import IMPL_STYLE, plt, read_raw
 
 P99_LIMIT_MS = 5.0
 
@@ -40,66 +40,9 @@ def points(rows):
 
 
 def impl_order(impls):
-    """plot.py's order of the arms (upstream first), then any other."""
+    """inprocess.py's order of the arms (upstream first), then any other."""
     known = list(IMPL_STYLE)
     return sorted(impls, key=lambda i: (known.index(i) if i in known else len(known), i))
-
-
-def sustained(p):
-    return p[2] <= P99_LIMIT_MS and p[3] == 0
-
-
-def capacity(pts):
-    """(highest sustained point before the first failure or None, first failing point or None)."""
-    best = None
-    for p in pts:
-        if not sustained(p):
-            return best, p
-        best = p
-    return best, None
-
-
-def why(p):
-    reasons = []
-    if p[2] > P99_LIMIT_MS:
-        reasons.append(f"p99 {p[2]:.1f} ms")
-    if p[3] > 0:
-        reasons.append(f"{p[3]:.0f} missed")
-    return ", ".join(reasons)
-
-
-def table(data):
-    lines = [
-        "# Capacity: the highest probe rate each implementation sustains on this machine",
-        "",
-        f"Sustained: period-error p99 <= {P99_LIMIT_MS:g} ms (median over the rounds) and no missed run "
-        "in any round; the rate is probe runs per second measured at a 1 s period, "
-        "two probes per pod. Capacity is the highest sustained rate below the first rate that is not.",
-        "",
-        "| handler | implementation | capacity (runs/s) | vs upstream | CPU cores there | p99 there (ms) | first rate not sustained | why |",
-        "|---|---|---:|---:|---:|---:|---:|---|",
-    ]
-    for h in sorted(data):
-        up = capacity(data[h].get("upstream", []))[0]
-        for impl in impl_order(data[h]):
-            best, fail = capacity(data[h][impl])
-            ratio = f"{best[1] / up[1]:.1f}x" if best and up else "-"
-            cap = f"{best[1]:,.0f}" if best else "none measured"
-            cores = f"{best[4]:.2f}" if best else "-"
-            p99 = f"{best[2]:.2f}" if best else "-"
-            if fail:
-                first, reason = f"{fail[1]:,.0f}", why(fail)
-            else:
-                first, reason = "-", "every rate measured sustained (the sweep's top is a lower bound)"
-            lines.append(f"| {h} | {impl} | {cap} | {ratio} | {cores} | {p99} | {first} | {reason} |")
-    lines += ["", "Every point (over the rounds: median runs/s, p99 and CPU cores; most missed runs):", ""]
-    lines += ["| handler | implementation | pods | runs/s | p99 (ms) | missed | CPU cores | rounds |",
-              "|---|---|---:|---:|---:|---:|---:|---:|"]
-    for h in sorted(data):
-        for impl in impl_order(data[h]):
-            for p in data[h][impl]:
-                lines.append(f"| {h} | {impl} | {p[0]:,} | {p[1]:,.0f} | {p[2]:.2f} | {p[3]:.0f} | {p[4]:.2f} | {p[5]} |")
-    return "\n".join(lines) + "\n"
 
 
 def plot(data, out):
@@ -133,12 +76,8 @@ def main():
     data = points(read_raw(os.path.join(d, "raw.txt")))
     if not data:
         sys.exit(f"{d}/raw.txt: no BenchmarkSteady results at a 1 s period")
-    text = table(data)
-    with open(os.path.join(d, "capacity.md"), "w") as f:
-        f.write(text)
     os.makedirs(os.path.join(d, "plots"), exist_ok=True)
     plot(data, os.path.join(d, "plots", "capacity.png"))
-    print(text)
 
 
 if __name__ == "__main__":

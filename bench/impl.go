@@ -88,11 +88,11 @@ func ImplNamed(name string) (Impl, bool) {
 	return Impl{}, false
 }
 
-// Mutant is impl with a fault planted around it, for the tests that show a
-// harness's checks are not blind: wrapResults, if not nil, is given the
-// results manager of each probe type ("liveness", "readiness", "startup")
-// and returns the one the prober writes to; wrapManager, if not nil, wraps
-// the manager.
+// Mutant is impl with something around it: a fault, for the tests that show
+// a harness's checks are not blind, or a recorder. wrapResults, if not nil,
+// is given the results manager of each probe type ("liveness", "readiness",
+// "startup") and returns the one the prober writes to; wrapManager, if not
+// nil, wraps the manager.
 func Mutant(impl Impl, wrapResults func(kind string, m results.Manager) results.Manager, wrapManager func(Manager) Manager) Impl {
 	return Impl{Name: "mutant", New: func(s status.Manager, l, r, st results.Manager, c kubecontainer.CommandRunner, rec record.EventRecorderLogger) Manager {
 		if wrapResults != nil {

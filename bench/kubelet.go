@@ -55,11 +55,7 @@ func (k *Kubelet) Results() map[string]results.Manager {
 // write to, by probe type, and returns the one the prober gets instead (a
 // harness that records every Set); the Updates() channels stay k's.
 func (k *Kubelet) NewManager(impl Impl, runner kubecontainer.CommandRunner, wrap func(kind string, m results.Manager) results.Manager) Manager {
-	live, ready, start := k.Liveness, k.Readiness, k.Startup
-	if wrap != nil {
-		live, ready, start = wrap("liveness", live), wrap("readiness", ready), wrap("startup", start)
-	}
-	return impl.New(k.Status, live, ready, start, runner, &record.FakeRecorder{})
+	return Mutant(impl, wrap, nil).New(k.Status, k.Liveness, k.Readiness, k.Startup, runner, &record.FakeRecorder{})
 }
 
 // ExitFailure is what a failing exec probe's command returns: the error the

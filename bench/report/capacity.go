@@ -10,6 +10,7 @@ package main
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -155,15 +156,6 @@ func impls(byImpl map[string][]capPoint) []string {
 	return out
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
-}
-
 // capacityReport is capacity.md for a capacity sweep's directory.
 func capacityReport(dir string) (string, error) {
 	lines, err := readRaw(filepath.Join(dir, "raw.txt"))
@@ -184,7 +176,7 @@ func capacityReport(dir string) (string, error) {
 		"| handler | implementation | capacity (runs/s) | vs upstream | CPU cores there | p99 there (ms) | first rate not sustained | why |",
 		"|---|---|---:|---:|---:|---:|---:|---|",
 	}
-	for _, h := range sortedKeys(data) {
+	for _, h := range slices.Sorted(maps.Keys(data)) {
 		up, _ := capacityOf(data[h]["upstream"])
 		for _, impl := range impls(data[h]) {
 			best, fail := capacityOf(data[h][impl])
@@ -205,7 +197,7 @@ func capacityReport(dir string) (string, error) {
 	out = append(out, "", "Every point (over the rounds: median runs/s, p99 and CPU cores; most missed runs):", "",
 		"| handler | implementation | pods | runs/s | p99 (ms) | missed | CPU cores | rounds |",
 		"|---|---|---:|---:|---:|---:|---:|---:|")
-	for _, h := range sortedKeys(data) {
+	for _, h := range slices.Sorted(maps.Keys(data)) {
 		for _, impl := range impls(data[h]) {
 			for _, p := range data[h][impl] {
 				out = append(out, fmt.Sprintf("| %s | %s | %s | %s | %.2f | %.0f | %.2f | %d |", h, impl, thousands(float64(p.pods)),

@@ -6,14 +6,11 @@ package main
 // median over the rounds with each round's value, and patched/stock.
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -52,11 +49,9 @@ func loadDensity(dir string) ([]*flavorRuns, error) {
 	if err != nil {
 		return nil, err
 	}
-	var names []string
-	for _, e := range entries {
-		if strings.HasSuffix(e.Name(), ".json") {
-			names = append(names, e.Name())
-		}
+	names := make([]string, len(entries))
+	for i, e := range entries {
+		names[i] = e.Name()
 	}
 	slices.SortStableFunc(names, func(a, b string) int {
 		sa, sb := strings.HasPrefix(a, "stock"), strings.HasPrefix(b, "stock")
@@ -68,37 +63,13 @@ func loadDensity(dir string) ([]*flavorRuns, error) {
 		}
 		return strings.Compare(a, b)
 	})
-	type numbered struct {
-		round int
-		r     result
-	}
-	var order []string
-	byFlavor := map[string][]numbered{}
-	for _, n := range names {
-		m := densityFile.FindStringSubmatch(n)
-		b, err := os.ReadFile(filepath.Join(dir, n))
-		if err != nil {
-			return nil, err
-		}
-		var r result
-		if err := json.Unmarshal(b, &r); err != nil {
-			return nil, fmt.Errorf("%s: %w", filepath.Join(dir, n), err)
-		}
-		round, _ := strconv.Atoi(m[2])
-		if _, ok := byFlavor[m[1]]; !ok {
-			order = append(order, m[1])
-		}
-		byFlavor[m[1]] = append(byFlavor[m[1]], numbered{round, r})
+	flavors, runs, err := readRuns(dir, names, densityFile)
+	if err != nil {
+		return nil, err
 	}
 	var out []*flavorRuns
-	for _, f := range order {
-		ns := byFlavor[f]
-		slices.SortStableFunc(ns, func(a, b numbered) int { return a.round - b.round })
-		fr := &flavorRuns{name: f}
-		for _, n := range ns {
-			fr.runs = append(fr.runs, n.r)
-		}
-		out = append(out, fr)
+	for _, f := range flavors {
+		out = append(out, &flavorRuns{name: f, runs: runs[f]})
 	}
 	return out, nil
 }

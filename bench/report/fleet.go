@@ -14,6 +14,7 @@ package main
 //	-> "not shown": one round says probewheel used more
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -152,10 +153,10 @@ func fleetTable(ws []*workload, nodes float64) string {
 		return "No one-node workload with both kubelets: no fleet figure.\n"
 	}
 	slices.SortStableFunc(rs, func(a, b fleetRow) int {
-		if d := cmpF(a.period, b.period); d != 0 {
+		if d := cmp.Compare(a.period, b.period); d != 0 {
 			return d
 		}
-		return cmpF(a.pods, b.pods)
+		return cmp.Compare(a.pods, b.pods)
 	})
 	head := []string{"workload"}
 	for _, fig := range fleetFigures {

@@ -9,6 +9,7 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -73,7 +74,7 @@ func workloadName(l benchLine) string {
 	if p := l.keys["period"]; p != "" {
 		parts = append(parts, strings.TrimSuffix(p, "s")+" s")
 	}
-	for _, k := range sortedKeys(l.keys) {
+	for _, k := range slices.Sorted(maps.Keys(l.keys)) {
 		switch k {
 		case "handler", "pods", "period", "impl":
 		default:

@@ -6,14 +6,13 @@ package main
 // round's value and probewheel/stock.
 
 import (
-	"encoding/json"
+	"cmp"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode"
 )
@@ -56,37 +55,18 @@ func loadHollow(dir string) ([]*workload, error) {
 		if err != nil {
 			return nil, err
 		}
-		type numbered struct {
-			round int
-			r     result
+		names := make([]string, len(files))
+		for i, f := range files {
+			names[i] = f.Name()
 		}
-		byKubelet := map[string][]numbered{}
-		for _, f := range files {
-			m := runFile.FindStringSubmatch(f.Name())
-			if m == nil {
-				continue
-			}
-			b, err := os.ReadFile(filepath.Join(root, e.Name(), f.Name()))
-			if err != nil {
-				return nil, err
-			}
-			var r result
-			if err := json.Unmarshal(b, &r); err != nil {
-				return nil, fmt.Errorf("%s: %w", filepath.Join(root, e.Name(), f.Name()), err)
-			}
-			round, _ := strconv.Atoi(m[2])
-			byKubelet[m[1]] = append(byKubelet[m[1]], numbered{round, r})
+		kinds, runs, err := readRuns(filepath.Join(root, e.Name()), names, runFile)
+		if err != nil {
+			return nil, err
 		}
-		if len(byKubelet) == 0 {
+		if len(kinds) == 0 {
 			continue
 		}
-		w := &workload{name: e.Name(), runs: map[string][]result{}}
-		for k, ns := range byKubelet {
-			slices.SortStableFunc(ns, func(a, b numbered) int { return a.round - b.round })
-			for _, n := range ns {
-				w.runs[k] = append(w.runs[k], n.r)
-			}
-		}
+		w := &workload{name: e.Name(), runs: runs}
 		out = append(out, w)
 	}
 	return out, nil
@@ -364,30 +344,31 @@ func hollowTargets(ws []*workload) string {
 			}
 			lines = append(lines, fmt.Sprintf("| %s | %s | %s |", name, value, verdict))
 		}
-		if _, ok := med(s, at("goroutines")); ok {
-			if _, ok := med(p, at("goroutines")); ok {
-				d := m(s, "goroutines") - m(p, "goroutines")
-				add("goroutines >= 2,900 fewer", fmt.Sprintf("%.0f fewer (%.0f -> %.0f)", d, m(s, "goroutines"), m(p, "goroutines")), d >= 2900)
-				d = m(s, "rssMiB") - m(p, "rssMiB")
-				add("RSS >= 25 MiB less", fmt.Sprintf("%.1f MiB less (%.1f -> %.1f)", d, m(s, "rssMiB"), m(p, "rssMiB")), d >= 25)
-				x := m(p, "cpuCores") / m(s, "cpuCores")
-				add("kubelet CPU <= 0.8x stock", fmt.Sprintf("%.2fx (%.3f -> %.3f cores)", x, m(s, "cpuCores"), m(p, "cpuCores")), x <= 0.8)
-				a, b := m(s, "lateness.p99AbsMs"), m(p, "lateness.p99AbsMs")
-				add("probe lateness p99 no worse than stock", fmt.Sprintf("%.1f ms vs %.1f ms", b, a), b <= a)
-				add("no lost readiness transition (probewheel, all rounds)",
-					fmt.Sprintf("%.0f of %.0f flips lost, %.0f extra (stock: %.0f lost, %.0f extra); missed runs %.0f (stock %.0f)",
-						tot(p, "transitions.lost"), tot(p, "transitions.expected"), tot(p, "transitions.extra"),
-						tot(s, "transitions.lost"), tot(s, "transitions.extra"), tot(p, "lateness.missed"), tot(s, "lateness.missed")),
-					tot(p, "transitions.lost") == 0 && tot(p, "transitions.extra") == 0)
-				bf, okF := med(p, at("restart.burstFirst"))
-				bs, okS := med(p, at("restart.burstSteady"))
-				if okF && okS {
-					sf, okSF := med(s, at("restart.burstFirst"))
-					ss, okSS := med(s, at("restart.burstSteady"))
-					add("restart burst peak/mean <= 1.15 (first period after the first probe; first full period after every probe ran)",
-						fmt.Sprintf("%.2f and %.2f (stock %s and %s)", bf, bs, naOr("%.2f", sf, okSF), naOr("%.2f", ss, okSS)),
-						bf <= 1.15 && bs <= 1.15)
-				}
+		sg, okSG := med(s, at("goroutines"))
+		pg, okPG := med(p, at("goroutines"))
+		if okSG && okPG {
+			d := sg - pg
+			add("goroutines >= 2,900 fewer", fmt.Sprintf("%.0f fewer (%.0f -> %.0f)", d, sg, pg), d >= 2900)
+			sr, pr := m(s, "rssMiB"), m(p, "rssMiB")
+			add("RSS >= 25 MiB less", fmt.Sprintf("%.1f MiB less (%.1f -> %.1f)", sr-pr, sr, pr), sr-pr >= 25)
+			sc, pc := m(s, "cpuCores"), m(p, "cpuCores")
+			add("kubelet CPU <= 0.8x stock", fmt.Sprintf("%.2fx (%.3f -> %.3f cores)", pc/sc, sc, pc), pc/sc <= 0.8)
+			a, b := m(s, "lateness.p99AbsMs"), m(p, "lateness.p99AbsMs")
+			add("probe lateness p99 no worse than stock", fmt.Sprintf("%.1f ms vs %.1f ms", b, a), b <= a)
+			lost, extra := tot(p, "transitions.lost"), tot(p, "transitions.extra")
+			add("no lost readiness transition (probewheel, all rounds)",
+				fmt.Sprintf("%.0f of %.0f flips lost, %.0f extra (stock: %.0f lost, %.0f extra); missed runs %.0f (stock %.0f)",
+					lost, tot(p, "transitions.expected"), extra,
+					tot(s, "transitions.lost"), tot(s, "transitions.extra"), tot(p, "lateness.missed"), tot(s, "lateness.missed")),
+				lost == 0 && extra == 0)
+			bf, okF := med(p, at("restart.burstFirst"))
+			bs, okB := med(p, at("restart.burstSteady"))
+			if okF && okB {
+				sf, okSF := med(s, at("restart.burstFirst"))
+				ss, okSS := med(s, at("restart.burstSteady"))
+				add("restart burst peak/mean <= 1.15 (first period after the first probe; first full period after every probe ran)",
+					fmt.Sprintf("%.2f and %.2f (stock %s and %s)", bf, bs, naOr("%.2f", sf, okSF), naOr("%.2f", ss, okSS)),
+					bf <= 1.15 && bs <= 1.15)
 			}
 		}
 		out = append(out, fmt.Sprintf("Workload %s: %s; medians over %d stock and %d probewheel round(s).", w.name, describeWorkload(f), len(s), len(p)), "",
@@ -423,11 +404,11 @@ func hollowPlots(dir string, ws []*workload) []string {
 	slices.SortFunc(groups, func(a, b group) int {
 		switch {
 		case a.period != b.period:
-			return cmpF(a.period, b.period)
+			return cmp.Compare(a.period, b.period)
 		case a.handlers != b.handlers:
 			return strings.Compare(a.handlers, b.handlers)
 		}
-		return cmpF(a.lat, b.lat)
+		return cmp.Compare(a.lat, b.lat)
 	})
 	var names []string
 	for _, gr := range groups {
@@ -454,16 +435,6 @@ func hollowPlots(dir string, ws []*workload) []string {
 	return out
 }
 
-func cmpF(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
 // hollowSummary is summary.md for a results directory.
 func hollowSummary(dir string, ws []*workload) string {
 	var b strings.Builder
@@ -478,14 +449,14 @@ func hollowSummary(dir string, ws []*workload) string {
 	slices.SortStableFunc(order, func(a, c *workload) int {
 		fa, fc := a.first(), c.first()
 		for _, k := range []string{"nodes", "periodS"} {
-			if d := cmpF(fa.num(k), fc.num(k)); d != 0 {
+			if d := cmp.Compare(fa.num(k), fc.num(k)); d != 0 {
 				return d
 			}
 		}
 		if d := strings.Compare(fa.str("handlers"), fc.str("handlers")); d != 0 {
 			return d
 		}
-		return cmpF(fa.num("podsPerNode"), fc.num("podsPerNode"))
+		return cmp.Compare(fa.num("podsPerNode"), fc.num("podsPerNode"))
 	})
 	tables := make([]string, len(order))
 	for i, w := range order {

@@ -25,45 +25,46 @@ func main() {
 	}
 }
 
+// dirReports are the reports of one results directory: the file each
+// writes there, and how it is made.
+var dirReports = map[string]struct {
+	file string
+	make func(dir string) (string, error)
+}{
+	"hollow": {"summary.md", func(dir string) (string, error) {
+		ws, err := loadHollow(dir)
+		if err == nil && len(ws) == 0 {
+			err = fmt.Errorf("%s: no runs/<workload>/<kubelet>-<round>.json", dir)
+		}
+		if err != nil {
+			return "", err
+		}
+		return hollowSummary(dir, ws), nil
+	}},
+	"headline": {"headline.md", headlineReport},
+	"capacity": {"capacity.md", capacityReport},
+	"density":  {"summary.md", densityReport},
+}
+
 func run(args []string) error {
 	if len(args) < 2 {
 		return errUsage
 	}
-	if args[0] == "late" {
+	switch cmd := args[0]; {
+	case cmd == "late":
 		return lateReport(os.Stdout, args[1:])
-	}
-	switch cmd, dir := args[0], args[1]; {
-	case cmd == "hollow" && len(args) == 2:
-		ws, err := loadHollow(dir)
-		if err != nil {
-			return err
-		}
-		if len(ws) == 0 {
-			return fmt.Errorf("%s: no runs/<workload>/<kubelet>-<round>.json", dir)
-		}
-		return write(filepath.Join(dir, "summary.md"), hollowSummary(dir, ws))
-	case cmd == "headline" && len(args) == 2:
-		text, err := headlineReport(dir)
-		if err != nil {
-			return err
-		}
-		return write(filepath.Join(dir, "headline.md"), text)
-	case cmd == "capacity" && len(args) == 2:
-		text, err := capacityReport(dir)
-		if err != nil {
-			return err
-		}
-		return write(filepath.Join(dir, "capacity.md"), text)
-	case cmd == "density" && len(args) == 2:
-		text, err := densityReport(dir)
-		if err != nil {
-			return err
-		}
-		return write(filepath.Join(dir, "summary.md"), text)
 	case cmd == "condense" && len(args) == 3:
-		return condenseDumps(dir, args[2])
+		return condenseDumps(args[1], args[2])
 	}
-	return errUsage
+	r, ok := dirReports[args[0]]
+	if !ok || len(args) != 2 {
+		return errUsage
+	}
+	text, err := r.make(args[1])
+	if err != nil {
+		return err
+	}
+	return write(filepath.Join(args[1], r.file), text)
 }
 
 var errUsage = errors.New("usage: report hollow|headline|capacity|density DIR, report condense DUMPS DIR, or report late FILE...")

@@ -1,8 +1,12 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,6 +16,47 @@ import (
 // pwscale versions lack fields that later ones have, and a missing figure
 // must read as "n/a", not as 0.
 type result map[string]any
+
+// readRuns reads the JSON results among names, files of dir whose names match
+// re: re's first group names the run's kind (a kubelet, a flavor), its second
+// the round (none: 0). kinds are in the order names first give them, each
+// kind's results in round order.
+func readRuns(dir string, names []string, re *regexp.Regexp) (kinds []string, runs map[string][]result, err error) {
+	type numbered struct {
+		round int
+		r     result
+	}
+	byKind := map[string][]numbered{}
+	for _, n := range names {
+		m := re.FindStringSubmatch(n)
+		if m == nil {
+			continue
+		}
+		path := filepath.Join(dir, n)
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		var r result
+		if err := json.Unmarshal(b, &r); err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", path, err)
+		}
+		round, _ := strconv.Atoi(m[2])
+		if _, ok := byKind[m[1]]; !ok {
+			kinds = append(kinds, m[1])
+		}
+		byKind[m[1]] = append(byKind[m[1]], numbered{round, r})
+	}
+	runs = map[string][]result{}
+	for _, k := range kinds {
+		ns := byKind[k]
+		slices.SortStableFunc(ns, func(a, b numbered) int { return a.round - b.round })
+		for _, n := range ns {
+			runs[k] = append(runs[k], n.r)
+		}
+	}
+	return kinds, runs, nil
+}
 
 // get returns the number at a dotted path ("lateness.p99AbsMs"); ok is false
 // when the path is absent or not a number.

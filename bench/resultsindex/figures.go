@@ -68,21 +68,20 @@ var (
 	pathRe = regexp.MustCompile(`\S*/\S*|\b\d{8}-\d{6}\b`)
 )
 
-// blocks splits a markdown page into the units a figure is "beside" in: table
-// rows, list items and paragraphs, each with its first line's number; code
-// blocks are left out.
-func blocks(text string) (out []struct {
+// A block is a unit a figure is "beside" in: a table row, a list item or a
+// paragraph, with its first line's number.
+type block struct {
 	line int
 	text string
-}) {
+}
+
+// blocks splits a markdown page into its blocks; code blocks are left out.
+func blocks(text string) (out []block) {
 	var cur []string
 	start, fenced := 0, false
 	flush := func() {
 		if len(cur) > 0 {
-			out = append(out, struct {
-				line int
-				text string
-			}{start, strings.Join(cur, "\n")})
+			out = append(out, block{start, strings.Join(cur, "\n")})
 		}
 		cur = nil
 	}
@@ -157,25 +156,17 @@ func linkedText(root, rel string) (string, error) {
 // whose figures are those of their day) and returns the figures that are in
 // none of the results linked beside them.
 func CheckFigures(root string) ([]FigureProblem, error) {
-	var pages []string
-	for _, g := range Pages {
-		m, err := filepath.Glob(filepath.Join(root, g))
-		if err != nil {
-			return nil, err
-		}
-		pages = append(pages, m...)
+	pages, err := pagePaths(root)
+	if err != nil {
+		return nil, err
 	}
 	numbersOf := map[string]map[string]bool{} // linked path -> the numbers it holds
 	var problems []FigureProblem
-	for _, p := range pages {
-		rel, err := filepath.Rel(root, p)
-		if err != nil {
-			return nil, err
-		}
-		if rel == IndexPath || rel == "CHANGELOG.md" {
+	for _, rel := range pages {
+		if rel == "CHANGELOG.md" {
 			continue
 		}
-		b, err := os.ReadFile(p)
+		b, err := os.ReadFile(filepath.Join(root, rel))
 		if err != nil {
 			return nil, err
 		}

@@ -227,24 +227,13 @@ func scanRun(root, rel string, files []string) (Run, error) {
 // citations maps each run's path to the pages that link to it, or to a file
 // below it.
 func citations(root string, runs []Run) (map[string][]string, error) {
-	var pages []string
-	for _, g := range Pages {
-		m, err := filepath.Glob(filepath.Join(root, g))
-		if err != nil {
-			return nil, err
-		}
-		pages = append(pages, m...)
+	pages, err := pagePaths(root)
+	if err != nil {
+		return nil, err
 	}
 	out := map[string][]string{}
-	for _, p := range pages {
-		rel, err := filepath.Rel(root, p)
-		if err != nil {
-			return nil, err
-		}
-		if rel == IndexPath {
-			continue
-		}
-		b, err := os.ReadFile(p)
+	for _, rel := range pages {
+		b, err := os.ReadFile(filepath.Join(root, rel))
 		if err != nil {
 			return nil, err
 		}
@@ -255,6 +244,28 @@ func citations(root string, runs []Run) (map[string][]string, error) {
 			key := "results/" + filepath.Base(r.Path)
 			if containsPath(text, key) {
 				out[r.Path] = append(out[r.Path], rel)
+			}
+		}
+	}
+	return out, nil
+}
+
+// pagePaths are the pages (Pages, the index itself left out), relative to
+// root.
+func pagePaths(root string) ([]string, error) {
+	var out []string
+	for _, g := range Pages {
+		m, err := filepath.Glob(filepath.Join(root, g))
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range m {
+			rel, err := filepath.Rel(root, p)
+			if err != nil {
+				return nil, err
+			}
+			if rel != IndexPath {
+				out = append(out, rel)
 			}
 		}
 	}

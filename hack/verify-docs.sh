@@ -11,6 +11,7 @@
 #      target's recipe, or a prerequisite's, calls $(MAKE): make runs such lines even under -n),
 #      `bash -n` of every named shell script, `--help` of every named script that handles it,
 #      and the read-only commands listed in SAFE_COMMANDS below when the docs show them;
+#      every tracked shell script's sourced files, by its own dirname, exist;
 #  (d) every relative markdown link and image resolves to a file or directory, and its #anchor
 #      (if any) to a heading of the target page (GitHub's slugs).
 #
@@ -324,6 +325,17 @@ for s in "${!run_at[@]}"; do
   fi
 done
 
+# ---------------------------------------------------------------- sourced files
+# (c) every tracked shell script's `source "$(dirname "${BASH_SOURCE[0]}")/<path>"` (or
+# "$0") resolves: a script moved to another folder fails here, not in the middle of a run.
+nsrc=0
+while IFS= read -r sh; do
+  while IFS= read -r rel; do
+    nsrc=$((nsrc + 1))
+    [[ -f $(dirname "${sh}")/${rel} ]] || fail "${sh}: sources ${rel}, which is not at $(dirname "${sh}")/${rel}"
+  done < <(sed -nE 's/^ *(source|\.) +"\$\(dirname +"\$(\{BASH_SOURCE\[0\]\}|0)"\)\/([^"]+)".*/\3/p' "${sh}")
+done < <(git ls-files '*.sh' 2>/dev/null || find hack bench scripts e2e -name '*.sh')
+
 # ---------------------------------------------------------------- links
 # (d) [text](target), ![alt](target) and [ref]: target outside code.
 declare -A anchors_of=()
@@ -354,7 +366,7 @@ while IFS=$'\t' read -r kind file ln l; do
   note "${file}:${ln}: link ${l}: ok"
 done <"${tmp}/records"
 
-summary="${#files[@]} pages: ${ncmd} make commands (${#dry_at[@]} targets dry-run), ${#named[@]} hack/ and scripts/ paths, ${nrun} script runs, ${nlinks} links"
+summary="${#files[@]} pages: ${ncmd} make commands (${#dry_at[@]} targets dry-run), ${#named[@]} hack/ and scripts/ paths, ${nsrc} sourced files, ${nrun} script runs, ${nlinks} links"
 if ((fails)); then
   echo "verify-docs: FAILED, ${fails} problem(s) above; checked ${summary}" >&2
   exit 1

@@ -18,7 +18,7 @@
 set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck source=hack/local-cluster-lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../local-cluster-lib.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../../hack/local-cluster-lib.sh"
 
 PW_SCALE_DIR=${PW_SCALE_DIR:-${PW_OUTPUT}/scale}
 PW_CLUSTER_DIR=${PW_SCALE_DIR}/cluster # where pw::cluster_start keeps logs/ and pids/

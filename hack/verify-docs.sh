@@ -6,7 +6,9 @@
 #      (the database of `make -pq`, so recipes never run);
 #  (b) every hack/... and scripts/... path named anywhere in the text exists (a glob must match
 #      something); a shell script (a .sh file with a #! line) and anything shown as a command
-#      must be executable;
+#      must be executable; every bench/..., e2e/..., series/... and patches/... path named
+#      outside CHANGELOG.md exists too (the changelog may name what is gone; a path that
+#      continues with a <placeholder> or {a,b} is checked up to its last /);
 #  (c) the cheap commands run: `make -n <targets> [VAR=value...]` exactly as shown (unless a
 #      target's recipe, or a prerequisite's, calls $(MAKE): make runs such lines even under -n),
 #      `bash -n` of every named shell script, `--help` of every named script that handles it,
@@ -59,6 +61,7 @@ note() { if ((verbose)); then echo "verify-docs: $*"; fi; }
 #      only; comments stripped), XC from an inline code span (which may span lines)
 #   B  a code block or inline code span starts (a `cd` elsewhere ends with it)
 #   P  a hack/... or scripts/... path named anywhere (not after a /: URLs, other trees)
+#   Q  a bench/..., e2e/..., series/... or patches/... path, likewise
 #   L  a link target outside code        H  a heading's GitHub anchor
 extract() {
   awk '
@@ -71,12 +74,16 @@ extract() {
     return s
   }
   function run(s, p,   n) { n = 0; while (substr(s, p + n, 1) == "`") n++; return n }
-  function paths(ln, text,   p, c) {
+  function paths(ln, text,   p, c, k) {
     text = " " text
-    while (match(text, /[^A-Za-z0-9_.\/-](\.\/)?(hack|scripts)\/[A-Za-z0-9_.*\/-]*/)) {
+    while (match(text, /[^A-Za-z0-9_.\/-](\.\/)?(hack|scripts|bench|e2e|series|patches)\/[A-Za-z0-9_.*\/-]*/)) {
       p = substr(text, RSTART + 1, RLENGTH - 1); text = substr(text, RSTART + RLENGTH)
-      sub(/^\.\//, "", p); sub(/[.,:-]+$/, "", p); sub(/\/+$/, "", p)
-      emit("P", ln, p)
+      sub(/^\.\//, "", p)
+      k = (p ~ /^(hack|scripts)\//) ? "P" : "Q"
+      # A template ("bench/results/<UTC date>-default", "kubemark-{a,b}"): up to its last /.
+      if (k == "Q" && substr(text, 1, 1) ~ /[<{$]/) sub(/[^\/]*$/, "", p)
+      sub(/[.,:-]+$/, "", p); sub(/\/+$/, "", p)
+      emit(k, ln, p)
     }
   }
   function links(ln, text,   l) {
@@ -187,6 +194,7 @@ while read -r k t; do target[${t}]=${k}; done <"${tmp}/targets"
 # ---------------------------------------------------------------- commands in code
 declare -A dry_at=() invoked=() named=() named_at=() run_at=()
 ncmd=0
+nq=0
 foreign=0
 while IFS=$'\t' read -r kind file ln text; do
   case ${kind} in
@@ -194,6 +202,16 @@ while IFS=$'\t' read -r kind file ln text; do
     P)
       named[${text}]=1
       named_at[${text}]=${named_at[${text}]:-${file}:${ln}}
+      if [[ ${text} == *'*'* ]]; then
+        compgen -G "${text}" >/dev/null || fail "${file}:${ln}: ${text}: matches no file"
+      elif [[ ! -e ${text} ]]; then
+        fail "${file}:${ln}: ${text}: no such file or directory"
+      fi
+      continue
+      ;;
+    Q)
+      [[ ${file} == CHANGELOG.md ]] && continue
+      nq=$((nq + 1))
       if [[ ${text} == *'*'* ]]; then
         compgen -G "${text}" >/dev/null || fail "${file}:${ln}: ${text}: matches no file"
       elif [[ ! -e ${text} ]]; then
@@ -366,7 +384,7 @@ while IFS=$'\t' read -r kind file ln l; do
   note "${file}:${ln}: link ${l}: ok"
 done <"${tmp}/records"
 
-summary="${#files[@]} pages: ${ncmd} make commands (${#dry_at[@]} targets dry-run), ${#named[@]} hack/ and scripts/ paths, ${nsrc} sourced files, ${nrun} script runs, ${nlinks} links"
+summary="${#files[@]} pages: ${ncmd} make commands (${#dry_at[@]} targets dry-run), ${#named[@]} hack/ and scripts/ paths, ${nq} other paths, ${nsrc} sourced files, ${nrun} script runs, ${nlinks} links"
 if ((fails)); then
   echo "verify-docs: FAILED, ${fails} problem(s) above; checked ${summary}" >&2
   exit 1

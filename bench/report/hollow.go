@@ -249,6 +249,9 @@ func workloadTable(w *workload) string {
 		}
 		out = append(out, fmt.Sprintf("| %s | %s | %s |", rw.label, strings.Join(cells, " | "), r))
 	}
+	if line := flipRateBounds(w, names); line != "" {
+		out = append(out, "", line)
+	}
 	for _, r := range w.runs["probewheel"] {
 		lat, _ := r["schedulerLateness"].(map[string]any)
 		if !r.ok() || len(lat) == 0 {
@@ -469,4 +472,59 @@ func hollowSummary(dir string, ws []*workload) string {
 	}
 	b.WriteString("\n## Plots\n\n" + strings.Join(links, "\n") + "\n")
 	return b.String()
+}
+
+// flipRateBounds states, per kubelet, the highest extra-flip rate its runs
+// leave plausible: a count of 0 in n due flips does not say the rate is 0,
+// and two kubelets' counts are compared by these bounds. "" when no run was
+// due a flip.
+func flipRateBounds(w *workload, names []string) string {
+	var parts []string
+	for _, k := range names {
+		due := sum(values(w.runs[k], at("transitions.expected")))
+		if due == 0 {
+			continue
+		}
+		extra := sum(values(w.runs[k], at("transitions.extra")))
+		parts = append(parts, fmt.Sprintf("%s %s in 10,000 (%.0f extra in %.0f due)",
+			k, one("%.1f", 1e4*binomialUpper(int(extra), int(due), 0.05)), extra, due))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Extra readiness flips per 10,000 due, one-sided 95 % upper bound (exact binomial, all rounds): " +
+		strings.Join(parts, ", ") + "."
+}
+
+// binomialUpper is the Clopper-Pearson one-sided upper bound of a rate of
+// which k events were seen in n trials: the p at which seeing k or fewer
+// has probability alpha. For k = 0 it is 1 - alpha^(1/n), about 3/n at 95 %.
+func binomialUpper(k, n int, alpha float64) float64 {
+	if k >= n {
+		return 1
+	}
+	// P(X <= k) falls as p rises: bisect for the p where it equals alpha.
+	lo, hi := 0.0, 1.0
+	for range 100 {
+		p := (lo + hi) / 2
+		if binomialCDF(k, n, p) > alpha {
+			lo = p
+		} else {
+			hi = p
+		}
+	}
+	return (lo + hi) / 2
+}
+
+// binomialCDF is P(X <= k) for X ~ Binomial(n, p), summed in log space so
+// that n in the tens of thousands neither overflows nor underflows.
+func binomialCDF(k, n int, p float64) float64 {
+	lgN, _ := math.Lgamma(float64(n + 1))
+	total := 0.0
+	for i := 0; i <= k; i++ {
+		lgI, _ := math.Lgamma(float64(i + 1))
+		lgR, _ := math.Lgamma(float64(n - i + 1))
+		total += math.Exp(lgN - lgI - lgR + float64(i)*math.Log(p) + float64(n-i)*math.Log1p(-p))
+	}
+	return total
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -64,6 +65,8 @@ func TestSummary(t *testing.T) {
 		"| kubelet CPU, cores (per node, window mean) | 0.850 (0.800 / 0.900) | 0.610 (0.600 / 0.620 / 0.610) | 0.72x |",
 		"| kubelet goroutines (mean) | 5150 (5100 / 5200) | 2120 (2100 / 2150 / 2120) | 0.41x |",
 		"| readiness flips lost (all rounds) | 0 | 1 |  |",
+		// The failed run's flips are not counted either.
+		"one-sided 95 % upper bound (exact binomial, all rounds): stock 148.7 in 10,000 (0 extra in 200 due), probewheel 99.4 in 10,000 (0 extra in 300 due).",
 		// A figure no run has.
 		"| kubelet RSS, MiB (max) | n/a | n/a |  |",
 		// The targets, from the medians.
@@ -109,6 +112,24 @@ func TestSummaryManyNodes(t *testing.T) {
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("summary lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+func TestBinomialUpper(t *testing.T) {
+	for _, c := range []struct {
+		k, n int
+		want float64 // per 10,000, to 0.05
+	}{
+		{0, 20000, 1.5}, // 1 - 0.05^(1/20000) = 1.4978e-4
+		{0, 600, 49.8},  // 1 - 0.05^(1/600)
+		{2, 600, 104.6}, // P(X <= 2) at p = 0.010455 is 0.05001 (exact sum)
+		{1, 20000, 2.4}, // 4.74/n
+		{20000, 20000, 10000},
+	} {
+		got := 1e4 * binomialUpper(c.k, c.n, 0.05)
+		if math.Abs(got-c.want) > 0.05 {
+			t.Errorf("binomialUpper(%d, %d) = %.2f in 10,000, want %.1f", c.k, c.n, got, c.want)
 		}
 	}
 }

@@ -42,9 +42,9 @@ func TestFigures(t *testing.T) {
 	}
 }
 
-func TestCheckFigures(t *testing.T) {
-	root := t.TempDir()
-	write := func(p, s string) {
+// writer returns a function that writes a file below root, making its folders.
+func writer(t *testing.T, root string) func(p, s string) {
+	return func(p, s string) {
 		t.Helper()
 		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755); err != nil {
 			t.Fatal(err)
@@ -53,6 +53,11 @@ func TestCheckFigures(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+func TestCheckFigures(t *testing.T) {
+	root := t.TempDir()
+	write := writer(t, root)
 	write("bench/results/r1/summary.md", "| goroutines | 5,128 | 2158 | 0.42x |\n")
 	write("bench/results/r1/raw.txt", "p99 3.49 ms\n")
 	write("docs/page.md", `# Page 7
@@ -104,5 +109,66 @@ func TestPagesQuoteTheirResults(t *testing.T) {
 	}
 	for _, p := range got {
 		t.Error(p)
+	}
+	runs, err := Scan(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ResolvePatchSets(root, runs)
+	current, err := CurrentPatchSets(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale, err := CheckCurrent(root, current, runs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range stale {
+		t.Error(s)
+	}
+}
+
+func TestCheckCurrent(t *testing.T) {
+	root := t.TempDir()
+	write := writer(t, root)
+	write("patches/v1.37/0001-a.patch", "main line\n")
+	write("patches/v1.36/0001-a.patch", "older minor\n")
+	current, err := CurrentPatchSets(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	main, older := current["v1.37"], current["v1.36"]
+	if len(current) != 2 || len(main) != 12 || main == older {
+		t.Fatalf("CurrentPatchSets = %v", current)
+	}
+	write("bench/results/new/run.txt", "patch set "+main+"\n")
+	write("bench/results/old/run.txt", "patch set 0123456789ab\n")
+	write("bench/hollow/results/unnamed/summary.md", "no sum here\n")
+	write("e2e/results/releases/v1.37.2.txt", "series: patches/v1.37, 1 patches, sha256 "+main+"\n")
+	write("e2e/results/releases/v1.36.3.txt", "series: patches/v1.36, 1 patches, sha256 "+older+"\n")
+	write("docs/page.md", `# Page
+
+Current: [run](../bench/results/new/run.txt), [records](../e2e/results/releases/v1.36.3.txt).
+
+Older: [run](../bench/results/old/) and [one](../bench/hollow/results/unnamed/summary.md#x).
+
+The folder: [records](../e2e/results/releases/), two minors, two sums.
+`)
+	write("CHANGELOG.md", "[old](bench/results/old/run.txt) is history\n")
+	runs, err := Scan(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := CheckCurrent(root, current, runs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var links []string
+	for _, s := range got {
+		links = append(links, s.Link+" "+s.PatchSet)
+	}
+	want := []string{"../bench/results/old/ 0123456789ab", "../bench/hollow/results/unnamed/summary.md#x ", "../e2e/results/releases/ "}
+	if !slices.Equal(links, want) {
+		t.Errorf("stale citations %q, want %q", links, want)
 	}
 }

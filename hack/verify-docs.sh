@@ -199,19 +199,14 @@ foreign=0
 while IFS=$'\t' read -r kind file ln text; do
   case ${kind} in
     B) foreign=0 && continue ;;
-    P)
-      named[${text}]=1
-      named_at[${text}]=${named_at[${text}]:-${file}:${ln}}
-      if [[ ${text} == *'*'* ]]; then
-        compgen -G "${text}" >/dev/null || fail "${file}:${ln}: ${text}: matches no file"
-      elif [[ ! -e ${text} ]]; then
-        fail "${file}:${ln}: ${text}: no such file or directory"
+    P | Q)
+      if [[ ${kind} == P ]]; then
+        named[${text}]=1
+        named_at[${text}]=${named_at[${text}]:-${file}:${ln}}
+      else
+        [[ ${file} == CHANGELOG.md ]] && continue
+        nq=$((nq + 1))
       fi
-      continue
-      ;;
-    Q)
-      [[ ${file} == CHANGELOG.md ]] && continue
-      nq=$((nq + 1))
       if [[ ${text} == *'*'* ]]; then
         compgen -G "${text}" >/dev/null || fail "${file}:${ln}: ${text}: matches no file"
       elif [[ ! -e ${text} ]]; then

@@ -17,8 +17,6 @@ limitations under the License.
 package resultsindex
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -48,30 +46,28 @@ func (s StaleCitation) String() string {
 }
 
 // CurrentPatchSets are the sums of the working tree's series, by minor
-// directory ("v1.37"), as SeriesSum names a commit's main line: the first 12
-// hex digits of the sha256 of its patch files in name order. A release
+// directory ("v1.37"), as SeriesSum names a commit's main line. A release
 // record names its own minor's; every other run, the main line's.
 func CurrentPatchSets(root string) (map[string]string, error) {
-	dirs, err := filepath.Glob(filepath.Join(root, "patches", "v1.*"))
+	entries, err := os.ReadDir(filepath.Join(root, "patches"))
 	if err != nil {
 		return nil, err
 	}
 	out := map[string]string{}
-	for _, dir := range dirs {
+	for _, e := range entries {
+		if _, ok := minorDir(e.Name()); !ok {
+			continue
+		}
+		dir := filepath.Join(root, "patches", e.Name())
 		files, err := filepath.Glob(filepath.Join(dir, "*.patch"))
-		if err != nil || len(files) == 0 {
-			return nil, fmt.Errorf("%s: no patches (%v)", dir, err)
+		if err != nil {
+			return nil, err
 		}
-		slices.Sort(files)
-		h := sha256.New()
-		for _, f := range files {
-			b, err := os.ReadFile(f)
-			if err != nil {
-				return nil, err
-			}
-			h.Write(b)
+		sum, err := seriesSum(files, os.ReadFile)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", dir, err)
 		}
-		out[filepath.Base(dir)] = hex.EncodeToString(h.Sum(nil))[:12]
+		out[e.Name()] = sum
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("no patches/v1.<minor> under %s", root)
@@ -79,11 +75,11 @@ func CurrentPatchSets(root string) (map[string]string, error) {
 	return out, nil
 }
 
-// CheckCurrent returns every link of the pages (the changelog and the index
-// apart) to a run whose patch set is not one of current's values. A run's patch set is the
-// index's (runs holds them, as Scan and ResolvePatchSets find them); for one
-// the index has none of, such as a folder of records, it is what the linked
-// files state, which must be one sum.
+// CheckCurrent returns every link of the pages (the changelog apart) to a
+// run whose patch set is not one of current's values. A run's patch set is
+// the index's (runs holds them, as Scan and ResolvePatchSets find them); for
+// one the index has none of, such as a folder of records, it is what the
+// linked files state, which must be one sum.
 func CheckCurrent(root string, current map[string]string, runs []Run) ([]StaleCitation, error) {
 	isCurrent := map[string]bool{}
 	for _, sum := range current {
@@ -93,57 +89,47 @@ func CheckCurrent(root string, current map[string]string, runs []Run) ([]StaleCi
 	for _, r := range runs {
 		byPath[r.Path] = r
 	}
-	runOf := func(p string) (Run, bool) {
-		for _, d := range ResultDirs {
-			if rest, ok := strings.CutPrefix(p, d+"/"); ok {
-				name, _, _ := strings.Cut(rest, "/")
-				r, ok := byPath[d+"/"+name]
-				return r, ok
-			}
-		}
-		return Run{}, false
-	}
-	pages, err := pagePaths(root)
+	cites, err := citingBlocks(root)
 	if err != nil {
 		return nil, err
 	}
 	var stale []StaleCitation
-	for _, rel := range pages {
-		if rel == "CHANGELOG.md" || rel == IndexPath {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join(root, rel))
-		if err != nil {
-			return nil, err
-		}
-		for _, blk := range blocks(string(b)) {
-			for _, m := range mdLink.FindAllStringSubmatch(blk.text, -1) {
-				target := m[2]
-				t, _ := strings.CutSuffix(target, "/")
-				p := filepath.Clean(filepath.Join(filepath.Dir(rel), strings.SplitN(t, "#", 2)[0]))
-				r, ok := runOf(p)
-				if !ok {
-					continue
+	for _, c := range cites {
+		for i, t := range c.targets {
+			r, ok := byPath[runPath(t)]
+			if !ok {
+				continue
+			}
+			ps := r.PatchSet
+			if ps == "" {
+				text, err := linkedText(root, t)
+				if err != nil {
+					return nil, fmt.Errorf("%s:%d: %w", c.page, c.blk.line, err)
 				}
-				ps := r.PatchSet
-				if ps == "" {
-					text, err := linkedText(root, p)
-					if err != nil {
-						return nil, fmt.Errorf("%s:%d: %w", rel, blk.line, err)
-					}
-					var sums []string
-					for _, s := range statedSum.FindAllStringSubmatch(text, -1) {
-						sums = append(sums, s[1])
-					}
-					if slices.Sort(sums); len(slices.Compact(sums)) == 1 {
-						ps = sums[0]
-					}
+				var sums []string
+				for _, s := range statedSum.FindAllStringSubmatch(text, -1) {
+					sums = append(sums, s[1])
 				}
-				if !isCurrent[ps] {
-					stale = append(stale, StaleCitation{rel, blk.line, target, ps})
+				if slices.Sort(sums); len(slices.Compact(sums)) == 1 {
+					ps = sums[0]
 				}
+			}
+			if !isCurrent[ps] {
+				stale = append(stale, StaleCitation{c.page, c.blk.line, c.links[i], ps})
 			}
 		}
 	}
 	return stale, nil
+}
+
+// runPath is the run a path below a results folder belongs to: the folder's
+// entry it is in ("bench/results/x" for "bench/results/x/raw.txt").
+func runPath(p string) string {
+	for _, d := range ResultDirs {
+		if rest, ok := strings.CutPrefix(p, d+"/"); ok {
+			name, _, _ := strings.Cut(rest, "/")
+			return d + "/" + name
+		}
+	}
+	return ""
 }

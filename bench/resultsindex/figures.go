@@ -152,16 +152,24 @@ func linkedText(root, rel string) (string, error) {
 	return strings.ReplaceAll(b.String(), ",", ""), err
 }
 
-// CheckFigures checks every page (Pages without the index and the changelog,
-// whose figures are those of their day) and returns the figures that are in
-// none of the results linked beside them.
-func CheckFigures(root string) ([]FigureProblem, error) {
+// A citingBlock is a block of a page with the links in it that point into a
+// results folder: as written, and resolved relative to the root.
+type citingBlock struct {
+	page    string
+	blk     block
+	links   []string
+	targets []string
+}
+
+// citingBlocks are the blocks of every page (Pages without the index and the
+// changelog, whose figures and runs are those of their day) that link to
+// results.
+func citingBlocks(root string) ([]citingBlock, error) {
 	pages, err := pagePaths(root)
 	if err != nil {
 		return nil, err
 	}
-	numbersOf := map[string]map[string]bool{} // linked path -> the numbers it holds
-	var problems []FigureProblem
+	var out []citingBlock
 	for _, rel := range pages {
 		if rel == "CHANGELOG.md" {
 			continue
@@ -171,35 +179,49 @@ func CheckFigures(root string) ([]FigureProblem, error) {
 			return nil, err
 		}
 		for _, blk := range blocks(string(b)) {
-			var links, targets []string
+			c := citingBlock{page: rel, blk: blk}
 			for _, m := range mdLink.FindAllStringSubmatch(blk.text, -1) {
 				if t, ok := resultLink(rel, m[2]); ok {
-					links, targets = append(links, m[2]), append(targets, t)
+					c.links, c.targets = append(c.links, m[2]), append(c.targets, t)
 				}
 			}
-			if len(targets) == 0 {
-				continue
+			if len(c.targets) > 0 {
+				out = append(out, c)
 			}
-			have := map[string]bool{}
-			for _, t := range targets {
-				if numbersOf[t] == nil {
-					text, err := linkedText(root, t)
-					if err != nil {
-						return nil, fmt.Errorf("%s:%d: %w", rel, blk.line, err)
-					}
-					numbersOf[t] = map[string]bool{}
-					for _, n := range fileNumber.FindAllString(text, -1) {
-						numbersOf[t][n] = true
-					}
+		}
+	}
+	return out, nil
+}
+
+// CheckFigures returns the figures of the pages that are in none of the
+// results linked beside them.
+func CheckFigures(root string) ([]FigureProblem, error) {
+	cites, err := citingBlocks(root)
+	if err != nil {
+		return nil, err
+	}
+	numbersOf := map[string]map[string]bool{} // linked path -> the numbers it holds
+	var problems []FigureProblem
+	for _, c := range cites {
+		have := map[string]bool{}
+		for _, t := range c.targets {
+			if numbersOf[t] == nil {
+				text, err := linkedText(root, t)
+				if err != nil {
+					return nil, fmt.Errorf("%s:%d: %w", c.page, c.blk.line, err)
 				}
-				for n := range numbersOf[t] {
-					have[n] = true
+				numbersOf[t] = map[string]bool{}
+				for _, n := range fileNumber.FindAllString(text, -1) {
+					numbersOf[t][n] = true
 				}
 			}
-			for _, f := range Figures(blk.text) {
-				if !have[strings.ReplaceAll(f, ",", "")] {
-					problems = append(problems, FigureProblem{rel, blk.line, f, slices.Compact(links)})
-				}
+			for n := range numbersOf[t] {
+				have[n] = true
+			}
+		}
+		for _, f := range Figures(c.blk.text) {
+			if !have[strings.ReplaceAll(f, ",", "")] {
+				problems = append(problems, FigureProblem{c.page, c.blk.line, f, slices.Compact(c.links)})
 			}
 		}
 	}

@@ -323,8 +323,7 @@ func SeriesSum(root, rev string) (string, error) {
 	dir, best := "patches", -1
 	var flat []string
 	for _, name := range strings.Fields(string(out)) {
-		var minor int
-		if n, _ := fmt.Sscanf(name, "v1.%d", &minor); n == 1 && name == fmt.Sprintf("v1.%d", minor) {
+		if minor, ok := minorDir(name); ok {
 			if minor > best {
 				dir, best = "patches/"+name, minor
 			}
@@ -345,13 +344,34 @@ func SeriesSum(root, rev string) (string, error) {
 			}
 		}
 	}
-	if len(files) == 0 {
-		return "", fmt.Errorf("%s: no patches in %s", rev, dir)
+	sum, err := seriesSum(files, func(name string) ([]byte, error) {
+		return git("cat-file", "blob", rev+":"+dir+"/"+name)
+	})
+	if err != nil {
+		return "", fmt.Errorf("%s: %s: %w", rev, dir, err)
 	}
-	slices.Sort(files)
+	return sum, nil
+}
+
+// minorDir reports whether name is a minor's series folder, "v1.<minor>", and
+// which minor.
+func minorDir(name string) (int, bool) {
+	var minor int
+	n, _ := fmt.Sscanf(name, "v1.%d", &minor)
+	return minor, n == 1 && name == fmt.Sprintf("v1.%d", minor)
+}
+
+// seriesSum is a series' patch set, as hack/lib.sh's pw::series_sum names it:
+// the first 12 hex digits of the sha256 of its patch files in name order,
+// read by read.
+func seriesSum(files []string, read func(string) ([]byte, error)) (string, error) {
+	if len(files) == 0 {
+		return "", fmt.Errorf("no patches")
+	}
+	files = slices.Sorted(slices.Values(files))
 	h := sha256.New()
-	for _, name := range files {
-		b, err := git("cat-file", "blob", rev+":"+dir+"/"+name)
+	for _, f := range files {
+		b, err := read(f)
 		if err != nil {
 			return "", err
 		}

@@ -1,4 +1,4 @@
-# e2e.mk — `make e2e` targets (issue 5), included by the Makefile.
+# e2e.mk — `make e2e` targets (docs/clusters.md), included by the Makefile.
 #
 #   make e2e                         cluster up (patched kubelet), tests, cluster down
 #   make e2e KUBELET_FLAVOR=stock    the same against the unpatched kubelet

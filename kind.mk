@@ -1,4 +1,4 @@
-# kind.mk — probewheel in kind clusters, offline (issue 9; docs/kind.md).
+# kind.mk — probewheel in kind clusters, offline (docs/kind.md).
 # Included by the Makefile.
 #
 #   make kind-image                     probewheel/node:<fork version> (patched kubelet)
@@ -22,6 +22,11 @@
 #   make kind-e2e-chaos-short           the same, short (1 min churn of at most 100 pods, 1 min
 #                                       settles), results under _output/kind-chaos-short-<time>/
 #                                       (~13 min)
+#   make kind-image-from-base           kind's own node image (KIND_BASE, default
+#                                       kindest/node:<version>; pull it first) with our kubelet
+#   make kind-try-from-base             the same offline, our stock image standing in for
+#                                       kind's, a one-node cluster on it, a record under
+#                                       e2e/results/kind-from-base-<date>.txt (~5 min warm)
 #   make kind-ci                        what make ci runs: where hack/kind-preflight.sh says
 #                                       Docker can run kind, the image and make kind-e2e-suite
 #
@@ -35,7 +40,7 @@ export KIND_WORKERS KIND_MIXED
 
 .PHONY: kind-tools kind-image kind-images kind-up kind-down kind-e2e kind-e2e-suite \
         kind-e2e-upstream kind-e2e-conformance kind-e2e-density kind-e2e-chaos kind-e2e-chaos-short \
-        kind-preflight kind-ci
+        kind-preflight kind-ci kind-image-from-base kind-try-from-base
 
 kind-tools:
 	hack/kind-build-tools.sh kind
@@ -50,6 +55,12 @@ kind-images: kind-tools
 	else \
 	  hack/kind-build-image.sh; \
 	fi
+
+kind-image-from-base:
+	hack/kind-from-base.sh
+
+kind-try-from-base: kind-tools
+	hack/kind-from-base.sh --try
 
 kind-up: kind-images
 	hack/kind-up.sh

@@ -1,4 +1,4 @@
-# scale.mk — the hollow-kubelet scale benchmark (issue 10, docs/scale.md),
+# scale.mk — the hollow-kubelet scale benchmark (docs/scale.md),
 # included by the Makefile.
 #
 #   make scale-bench         110..2,000 pods on one hollow node @1 s and @10 s, then

@@ -25,7 +25,7 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 )
 
-// TestChaos is `make kind-e2e-chaos` (issue 13, part 4): faults under a
+// TestChaos is `make kind-e2e-chaos`: faults under a
 // kind node's kubelet while ~200 probes run on it, hung exec probes among
 // them, and what a pod watch and the node say afterwards. On the node under
 // test (PW_NODE_NAME, a kind worker whose Docker container has the same name):

@@ -21,6 +21,14 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 # Its node-image layout (images/base/files, /kind/version, /kind/manifests)
 # and its docker provider's flags are what hack/kind/ reproduces.
 PW_KIND_VERSION=v0.33.0
+# That release's published node images, one per supported minor (its release notes; a tag alone
+# may point to a build for another kind release, so the digest pins it): the base of
+# hack/kind-from-base.sh. The control plane is then the image's patch release, the kubelet ours.
+declare -A PW_KIND_NODE_IMAGES=(
+  [v1.37]=kindest/node:v1.37.0@sha256:a1ed56cfb0e7b93589bdf97c8cd566405a265939e3620fc4f5de89adff580ae5
+  [v1.36]=kindest/node:v1.36.4@sha256:099e049362a1526b2db71494e1947aae99bd16290d7c895f2b7ea312e3cbfaed
+  [v1.35]=kindest/node:v1.35.8@sha256:07b2536e30b803ed61d1677a79df6115f798ce64c80f9e22f6ed45afd09323c0
+)
 PW_KIND_MODULE=sigs.k8s.io/kind
 # cri-tools is released per Kubernetes minor (kind v0.33 ships v1.36.0); empty:
 # hack/kind-build-tools.sh picks the minor's own or the nearest the proxy has.

@@ -12,8 +12,8 @@
 # The images must exist (make kind-image, and KUBELET_FLAVOR=stock for
 # --stock/--mixed); the pinned kind binary too (hack/kind-build-tools.sh kind).
 #
-# Kubelet configuration per node (the hook the scheduler feature gate of
-# issue 12 will use; applied with kubeadm's --patches at init/join):
+# Kubelet configuration per node (how the ProbeTimerWheel gate is set per
+# node; applied with kubeadm's --patches at init/join):
 #   KIND_KUBELET_FEATURE_GATES="A=true,B=false"   every node's kubelet
 #   KIND_STOCK_FEATURE_GATES="Gate=false"         --mixed only: the "stock" workers run the
 #                                                 *patched* binary with these gates instead of

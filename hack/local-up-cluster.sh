@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Brings up a single-node Kubernetes cluster on this host for the e2e tests
-# (issue 5): etcd, kube-apiserver, kube-controller-manager, kube-scheduler
+# (docs/clusters.md): etcd, kube-apiserver, kube-controller-manager, kube-scheduler
 # (stock $KUBE_VERSION), containerd + runc + the CNI bridge plugin (Debian
 # packages), and the kubelet under test — patched (_output/bin/kubelet) by
 # default, stock (_output/bin/kubelet-stock) with --stock or KUBELET_FLAVOR=stock.

@@ -146,9 +146,12 @@ func TestCheckCurrent(t *testing.T) {
 	write("bench/hollow/results/unnamed/summary.md", "no sum here\n")
 	write("e2e/results/releases/v1.37.2.txt", "series: patches/v1.37, 1 patches, sha256 "+main+"\n")
 	write("e2e/results/releases/v1.36.3.txt", "series: patches/v1.36, 1 patches, sha256 "+older+"\n")
+	write("e2e/results/ci-20260101.md", "commit: 1234567\nseries: patches/v1.37, 1 patches, sha256 0123456789ab\n")
 	write("docs/page.md", `# Page
 
 Current: [run](../bench/results/new/run.txt), [records](../e2e/results/releases/v1.36.3.txt).
+
+CI's time, of an earlier commit: [record](../e2e/results/ci-20260101.md).
 
 Older: [run](../bench/results/old/) and [one](../bench/hollow/results/unnamed/summary.md#x).
 

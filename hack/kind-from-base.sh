@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# A kind node image that is kind's own with probewheel's kubelet in it: the path for anyone whose
+# Docker can pull kind's published images (`make kind-image-from-base`, docs/kind.md).
+#
+#   hack/kind-from-base.sh          FROM ${KIND_BASE} (default: the pinned kind release's image of
+#                                   the pinned minor, PW_KIND_NODE_IMAGES in hack/kind-lib.sh; pull
+#                                   it first), our kubelet in /usr/bin -> $(pw::kind_image_tag
+#                                   probewheel) (probewheel/node:v1.37.2-probewheel.1;
+#                                   KIND_IMAGE_REPO moves it)
+#   hack/kind-from-base.sh --try    the same, offline, checked end to end (`make kind-try-from-base`):
+#                                   the base is named by its tag alone (no registry here to check
+#                                   a digest against) and, with no such image here, our stock node
+#                                   image (make kind-image KUBELET_FLAVOR=stock) is tagged as it,
+#                                   standing in for kind's; the image is built into the repository
+#                                   probewheel/node-from-base, a one-node cluster comes up on it
+#                                   (hack/kind-up.sh: kind create cluster with this host's
+#                                   needs, failCgroupV1 among them) and reports the fork's
+#                                   kubelet; then it is deleted and a record written to
+#                                   e2e/results/kind-from-base-<UTC date>.txt
+#
+# The image's one change is its kubelet: the Dockerfile is two lines, written here so that the
+# build context is the kubelet alone.
+set -euo pipefail
+shopt -s inherit_errexit
+try=0
+case ${1:-} in
+  "") ;;
+  --try)
+    try=1
+    export KIND_IMAGE_REPO=${KIND_IMAGE_REPO:-probewheel/node-from-base}
+    export KIND_CLUSTER_NAME=${KIND_CLUSTER_NAME:-pw-from-base}
+    ;;
+  *) echo "usage: ${0##*/} [--try]" >&2; exit 2 ;;
+esac
+# shellcheck source=hack/kind-lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/kind-lib.sh"
+
+base=${KIND_BASE:-${PW_KIND_NODE_IMAGES[${PW_KUBE_MINOR}]:-}}
+[[ -n ${base} ]] || pw::die "kind ${PW_KIND_VERSION} publishes no node image of ${PW_KUBE_MINOR} (PW_KIND_NODE_IMAGES): set KIND_BASE"
+((try)) && base=${base%@*}
+tag=$(pw::kind_image_tag probewheel)
+pw::kind_traps
+pw::kind_step "docker engine"
+pw::kind_docker_ok
+
+stand_in=""
+if ((try)) && ! pw::kind_image_id "${base}" >/dev/null; then
+  pw::kind_step "our stock node image as ${base}"
+  KIND_IMAGE_REPO=probewheel/node "${PW_ROOT}/hack/kind-build-image.sh" --stock
+  stand_in=$(KIND_IMAGE_REPO=probewheel/node pw::kind_image_tag stock)
+  docker tag "${stand_in}" "${base}"
+  # The stand-in's tag goes when the script ends: a later pull must find no image of that name.
+  PW_KIND_CLEANUP+=("docker rmi ${base}")
+fi
+pw::kind_image_id "${base}" >/dev/null || pw::kind_fail "no image ${base} here: docker pull ${base} first (or KIND_BASE=<a kind node image of ${KUBE_VERSION}>)"
+
+pw::kind_step "the kubelet"
+"${PW_ROOT}/hack/build-kubelet.sh" >&2
+ctx=${PW_KIND_DIR}/ctx/from-base
+rm -rf "${ctx}"
+mkdir -p "${ctx}"
+cp "${PW_BIN}/kubelet" "${ctx}/kubelet"
+printf 'FROM %s\nCOPY kubelet /usr/bin/kubelet\n' "${base}" >"${ctx}/Dockerfile"
+
+pw::kind_step "docker build ${tag}"
+docker build -q -t "${tag}" "${ctx}" >/dev/null
+got=$(docker run --rm --entrypoint /usr/bin/kubelet "${tag}" --version)
+[[ ${got} == "Kubernetes ${PW_FORK_VERSION}" ]] || pw::kind_fail "${tag}'s kubelet says '${got}', want Kubernetes ${PW_FORK_VERSION}"
+echo "${tag}: ${base} with /usr/bin/kubelet ${got}"
+((try)) || exit 0
+
+out=${PW_ROOT}/e2e/results/kind-from-base-$(date -u +%Y%m%d).txt
+log=${PW_KIND_DIR}/logs/from-base-up.log
+mkdir -p "$(dirname "${log}")"
+pw::kind_step "a one-node cluster on ${tag}"
+rc=0
+KIND_WORKERS=0 KIND_MIXED=0 "${PW_ROOT}/hack/kind-up.sh" >"${log}" 2>&1 || rc=$?
+node_line=$(grep -E '^  .*-control-plane: kubelet ' "${log}" || true)
+"${PW_ROOT}/hack/kind-down.sh" >>"${log}" 2>&1 || rc=1
+((rc == 0)) || { tail -n 30 "${log}" >&2; pw::kind_fail "the cluster on ${tag} (log: ${log})"; }
+{
+  echo "# kind's node image with probewheel's kubelet, tried offline"
+  echo
+  echo "command: make kind-try-from-base"
+  echo "date: $(date -u +%Y-%m-%dT%H:%MZ)"
+  echo "code: $(pw::run_stamp patches), $(pw::machine)"
+  if [[ -n ${stand_in} ]]; then
+    echo "base: ${base}, standing in: ${stand_in} tagged so (no registry here)"
+  else
+    echo "base: ${base} ($(pw::kind_image_id "${base}"))"
+  fi
+  echo "Dockerfile: FROM ${base} / COPY kubelet /usr/bin/kubelet"
+  echo "image: ${tag}, its kubelet --version: ${got}"
+  echo "cluster (hack/kind-up.sh, 1 node, then hack/kind-down.sh): up, Ready, prober_scheduler_* served; node${node_line#* }"
+  echo "result: pass"
+} >"${out}"
+cat "${out}"

@@ -67,7 +67,8 @@ verify-series:
 	hack/verify-series.sh
 
 ## verify-figures: every figure README.md and docs/ quote beside a results link occurs in the
-## linked file (bench/resultsindex/figures.go says what counts as a figure); not in make test yet
+## linked file, and that run measured the current patch set (bench/resultsindex/figures.go says
+## what counts as a figure); part of verify-docs
 .PHONY: verify-figures
 verify-figures:
 	PROBEWHEEL_CHECK_FIGURES=1 $(GO) test -count=1 -run '^TestPagesQuoteTheirResults$$' ./bench/resultsindex/
@@ -84,9 +85,10 @@ patch-set:
 ## verify-docs: every make target, script and relative link README.md, docs/*.md, e2e/README.md and
 ## CHANGELOG.md show exists;
 ## runs the cheap ones (make -n, --help); the README's table of releases and CI's time match their
-## records (e2e/results/releases, e2e/results/ci-*.md); a few seconds
+## records (e2e/results/releases, e2e/results/ci-*.md); the pages' figures are in the runs they
+## cite (verify-figures); a few seconds
 .PHONY: verify-docs
-verify-docs:
+verify-docs: verify-figures
 	hack/verify-docs.sh
 	hack/releases-table.sh --check
 	hack/ci-record.sh --check

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The scale benchmark (issue 10, docs/scale.md, `make scale-bench`): the real
+# The scale benchmark (docs/scale.md, `make scale-bench`): the real
 # kubelet code at 110 to 2,000 pods per node, stock vs probewheel, as hollow
 # kubelets (hack/build-hollow-node.sh) against a local control plane
 # (bench/hollow/control-plane.sh), one measurement per bench/hollow/pwscale run.
@@ -9,7 +9,7 @@
 #   full     one node at SCALE_PODS pods x SCALE_PERIODS, then the many-nodes
 #            workloads SCALE_MANY; SCALE_ROUNDS (3) rounds per kubelet
 #            -> bench/hollow/results/hollow-<UTC date>/ (~5-6 h on 2 cores)
-#   reduced  the issue's one-node figures in ~40-50 min: 250, 1,000 and 2,000
+#   reduced  the one-node targets' figures in ~40-50 min: 250, 1,000 and 2,000
 #            pods @1 s (2,000 @1 s included: SCALE_MAX_PODS_AT_1S=0), 2 rounds
 #            per kubelet (ABBA), short windows, no many-nodes workload, a 5 min
 #            wait for all pods Ready -> bench/hollow/results/hollow-reduced-<UTC date>/
@@ -434,6 +434,10 @@ fi
 if compgen -G "${out}/runs/*/*-[0-9]*.json" >/dev/null; then
   pw::log "plots and summary.md (scripts/plot.sh)"
   "${PW_ROOT}/scripts/plot.sh" "${out}" >/dev/null || rc=1
+  if [[ ${profile} == 1 ]]; then
+    pw::log "profile-shares.txt (bench/hollow/profile-shares.sh)"
+    "${PW_ROOT}/bench/hollow/profile-shares.sh" "${out}" >/dev/null || rc=1
+  fi
 fi
 pw::log "done in $(((SECONDS - t_start) / 60)) min: ${out}/summary.md"
 echo "results: ${out}"

@@ -97,8 +97,9 @@ Goroutines 5,128 → 2,158 (0.42×; [summary](../bench/results/r1/summary.md)).
 }
 
 // TestPagesQuoteTheirResults: every figure README.md and docs/ quote beside
-// a results link is in it (make verify-figures). Run on demand while the
-// pages still quote figures their runs do not state.
+// a results link is in it, and the run measured the current patch set (make
+// verify-figures, which make verify-docs runs). The package's other tests
+// skip it, so that make test runs it once, with the doc checks.
 func TestPagesQuoteTheirResults(t *testing.T) {
 	if os.Getenv("PROBEWHEEL_CHECK_FIGURES") == "" {
 		t.Skip("PROBEWHEEL_CHECK_FIGURES is not set (make verify-figures sets it)")

@@ -55,6 +55,29 @@ var Pages = []string{"README.md", "docs/*.md", "e2e/README.md", "CHANGELOG.md"}
 // IndexPath is where the index is written, relative to the root.
 const IndexPath = "docs/results.md"
 
+// Budget bounds the bytes of every run in git together, so that a clone stays
+// small: a run keeps what a page cites (summaries, benchstat output, raw
+// benchmark lines, plots); dumps, profiles, traces and logs stay in _output/
+// and the run's command makes them again.
+const Budget = 5_000_000
+
+// Problems are what make the committed results unfit to keep: a run no page
+// cites (git history keeps it; cite it or remove it) and a total over Budget.
+func Problems(runs []Run) []string {
+	var out []string
+	var total int64
+	for _, r := range runs {
+		total += r.Bytes
+		if len(r.CitedBy) == 0 {
+			out = append(out, fmt.Sprintf("%s is cited by no page: cite it or remove it (git history keeps it)", r.Path))
+		}
+	}
+	if total > Budget {
+		out = append(out, fmt.Sprintf("the results in git are %d bytes, over the budget of %d: keep what a page cites, move the rest to _output/", total, Budget))
+	}
+	return out
+}
+
 // Run is one entry of a results folder: a run's directory or a single file.
 type Run struct {
 	Path     string // relative to the root
@@ -398,7 +421,8 @@ func Render(runs []Run) string {
 			uncited++
 		}
 	}
-	fmt.Fprintf(&b, "%d runs, %s in all, %d cited by no page (**uncited**).\n\n", len(runs), size(total), uncited)
+	fmt.Fprintf(&b, "%d runs, %s in all (budget: %s, checked by `make test`), %d cited by no page (**uncited**).\n\n",
+		len(runs), size(total), size(Budget), uncited)
 	b.WriteString("| run | date | commit | patch set | machine | workload | size | cited by |\n")
 	b.WriteString("|---|---|---|---|---|---|---|---|\n")
 	for _, r := range runs {

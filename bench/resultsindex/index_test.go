@@ -57,6 +57,44 @@ func TestIndexIsCurrent(t *testing.T) {
 	}
 }
 
+// TestResultsFitTheBudget: every committed run is cited by a page and all of
+// them together stay within Budget.
+func TestResultsFitTheBudget(t *testing.T) {
+	runs, err := Scan(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range Problems(runs) {
+		t.Error(p)
+	}
+}
+
+func TestProblems(t *testing.T) {
+	cited := []string{"README.md"}
+	tests := []struct {
+		name string
+		runs []Run
+		want []string
+	}{
+		{"cited and small", []Run{{Path: "a", Bytes: Budget / 2, CitedBy: cited}, {Path: "b", Bytes: Budget / 2, CitedBy: cited}}, nil},
+		{"uncited", []Run{{Path: "a", Bytes: 1, CitedBy: cited}, {Path: "b", Bytes: 1}}, []string{"b is cited by no page"}},
+		{"one byte over", []Run{{Path: "a", Bytes: Budget / 2, CitedBy: cited}, {Path: "b", Bytes: Budget/2 + 1, CitedBy: cited}}, []string{"over the budget"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Problems(tt.runs)
+			if len(got) != len(tt.want) {
+				t.Fatalf("Problems = %q, want %d problem(s) %q", got, len(tt.want), tt.want)
+			}
+			for i, w := range tt.want {
+				if !strings.Contains(got[i], w) {
+					t.Errorf("problem %d = %q, want it to say %q", i, got[i], w)
+				}
+			}
+		})
+	}
+}
+
 func firstDiff(a, b string) string {
 	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
 	for i := range max(len(al), len(bl)) {

@@ -27,7 +27,6 @@ case ${1:-} in
   "") ;;
   --try)
     try=1
-    export KIND_IMAGE_REPO=${KIND_IMAGE_REPO:-probewheel/node-from-base}
     export KIND_CLUSTER_NAME=${KIND_CLUSTER_NAME:-pw-from-base}
     ;;
   *) echo "usage: ${0##*/} [--try]" >&2; exit 2 ;;
@@ -37,21 +36,28 @@ source "$(dirname "${BASH_SOURCE[0]}")/kind-lib.sh"
 
 base=${KIND_BASE:-${PW_KIND_NODE_IMAGES[${PW_KUBE_MINOR}]:-}}
 [[ -n ${base} ]] || pw::die "kind ${PW_KIND_VERSION} publishes no node image of ${PW_KUBE_MINOR} (PW_KIND_NODE_IMAGES): set KIND_BASE"
-((try)) && base=${base%@*}
-tag=$(pw::kind_image_tag probewheel)
 pw::kind_traps
 pw::kind_step "docker engine"
 pw::kind_docker_ok
 
 stand_in=""
-if ((try)) && ! pw::kind_image_id "${base}" >/dev/null; then
-  pw::kind_step "our stock node image as ${base}"
-  KIND_IMAGE_REPO=probewheel/node "${PW_ROOT}/hack/kind-build-image.sh" --stock
-  stand_in=$(KIND_IMAGE_REPO=probewheel/node pw::kind_image_tag stock)
-  docker tag "${stand_in}" "${base}"
-  # The stand-in's tag goes when the script ends: a later pull must find no image of that name.
-  PW_KIND_CLEANUP+=("docker rmi ${base}")
+if ((try)); then
+  base=${base%@*}
+  if ! pw::kind_image_id "${base}" >/dev/null; then
+    pw::kind_step "our stock node image as ${base}"
+    "${PW_ROOT}/hack/kind-build-image.sh" --stock
+    stand_in=$(pw::kind_image_tag stock)
+    docker tag "${stand_in}" "${base}"
+    # The stand-in's tag goes when the script ends: a later pull must find no image of that name.
+    PW_KIND_CLEANUP+=("docker rmi ${base}")
+  fi
+  # The tried image gets a repository of its own, so that it never replaces make kind-image's;
+  # exported for hack/kind-up.sh, which reads it when it starts.
+  export KIND_IMAGE_REPO=probewheel/node-from-base
+  PW_KIND_REPO=${KIND_IMAGE_REPO}
 fi
+tag=$(pw::kind_image_tag probewheel)
+pw::kind_step "the base image"
 pw::kind_image_id "${base}" >/dev/null || pw::kind_fail "no image ${base} here: docker pull ${base} first (or KIND_BASE=<a kind node image of ${KUBE_VERSION}>)"
 
 pw::kind_step "the kubelet"

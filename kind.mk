@@ -22,8 +22,9 @@
 #   make kind-e2e-chaos-short           the same, short (1 min churn of at most 100 pods, 1 min
 #                                       settles), results under _output/kind-chaos-short-<time>/
 #                                       (~13 min)
-#   make kind-image-from-base           kind's own node image (KIND_BASE, default
-#                                       kindest/node:<version>; pull it first) with our kubelet
+#   make kind-image-from-base           kind's own node image (KIND_BASE, default the pinned
+#                                       kind release's image of the minor, PW_KIND_NODE_IMAGES
+#                                       in hack/kind-lib.sh; pull it first) with our kubelet
 #   make kind-try-from-base             the same offline, our stock image standing in for
 #                                       kind's, a one-node cluster on it, a record under
 #                                       e2e/results/kind-from-base-<date>.txt (~5 min warm)

@@ -436,7 +436,7 @@ if compgen -G "${out}/runs/*/*-[0-9]*.json" >/dev/null; then
   "${PW_ROOT}/scripts/plot.sh" "${out}" >/dev/null || rc=1
   if [[ ${profile} == 1 ]]; then
     pw::log "profile-shares.txt (bench/hollow/profile-shares.sh)"
-    "${PW_ROOT}/bench/hollow/profile-shares.sh" "${out}" >/dev/null || rc=1
+    "${PW_ROOT}/bench/hollow/profile-shares.sh" "${out}" "${art}" >/dev/null || rc=1
   fi
 fi
 pw::log "done in $(((SECONDS - t_start) / 60)) min: ${out}/summary.md"

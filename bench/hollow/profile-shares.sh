@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# bench/hollow/profile-shares.sh RESULTS_DIR — where each hollow kubelet's CPU went: for every CPU
-# profile a hack/scale-bench.sh run took (SCALE_PROFILE=1: node 0, 10 s after the window, under
+# bench/hollow/profile-shares.sh RESULTS_DIR [ARTIFACTS_DIR] — where each hollow kubelet's CPU went:
+# for every CPU profile a hack/scale-bench.sh run took (SCALE_PROFILE=1: node 0, 10 s after the
+# window, in ARTIFACTS_DIR: the run's artifacts line in run.txt, by default
 # _output/scale/artifacts/<run>/), the share of its samples in
 #   prober    the prober's whole path, handlers included: stock's per-probe worker goroutines,
 #             probewheel's loop and executors (`prober.(*worker|executors|scheduler)`)
@@ -12,9 +13,9 @@
 # total"). Writes RESULTS_DIR/profile-shares.txt, a table a page can cite; the profiles stay out of
 # git (the run's command makes them again).
 set -euo pipefail
-dir=${1:?usage: bench/hollow/profile-shares.sh RESULTS_DIR}
+dir=${1:?usage: bench/hollow/profile-shares.sh RESULTS_DIR [ARTIFACTS_DIR]}
 root=$(cd "$(dirname "$0")/../.." && pwd)
-art=${root}/_output/scale/artifacts/$(basename "${dir}")
+art=${2:-${root}/_output/scale/artifacts/$(basename "${dir}")}
 compgen -G "${art}/*/*.cpu.pprof" >/dev/null || { echo "no CPU profiles under ${art} (SCALE_PROFILE=1 takes them)" >&2; exit 1; }
 
 # pct <focus regexp> <profile>: the focused frames' share of the profile's samples.

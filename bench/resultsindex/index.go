@@ -65,17 +65,25 @@ const Budget = 5_000_000
 // cites (git history keeps it; cite it or remove it) and a total over Budget.
 func Problems(runs []Run) []string {
 	var out []string
-	var total int64
-	for _, r := range runs {
-		total += r.Bytes
-		if len(r.CitedBy) == 0 {
-			out = append(out, fmt.Sprintf("%s is cited by no page: cite it or remove it (git history keeps it)", r.Path))
-		}
+	total, uncited := totals(runs)
+	for _, path := range uncited {
+		out = append(out, fmt.Sprintf("%s is cited by no page: cite it or remove it (git history keeps it)", path))
 	}
 	if total > Budget {
 		out = append(out, fmt.Sprintf("the results in git are %d bytes, over the budget of %d: keep what a page cites, move the rest to _output/", total, Budget))
 	}
 	return out
+}
+
+// totals are the bytes of all runs and the paths of those no page cites.
+func totals(runs []Run) (bytes int64, uncited []string) {
+	for _, r := range runs {
+		bytes += r.Bytes
+		if len(r.CitedBy) == 0 {
+			uncited = append(uncited, r.Path)
+		}
+	}
+	return bytes, uncited
 }
 
 // Run is one entry of a results folder: a run's directory or a single file.
@@ -413,16 +421,9 @@ func Render(runs []Run) string {
 	b.WriteString("measured (the series sum that release records and `run.txt` name: the first 12 hex digits of\n")
 	b.WriteString("the sha256 of the main line's patch files; `make patch-set` prints the current one), the\n")
 	b.WriteString("machine, the workload, its size, and the pages that cite it.\n\n")
-	var total int64
-	uncited := 0
-	for _, r := range runs {
-		total += r.Bytes
-		if len(r.CitedBy) == 0 {
-			uncited++
-		}
-	}
+	total, uncited := totals(runs)
 	fmt.Fprintf(&b, "%d runs, %s in all (budget: %s, checked by `make test`), %d cited by no page (**uncited**).\n\n",
-		len(runs), size(total), size(Budget), uncited)
+		len(runs), size(total), size(Budget), len(uncited))
 	b.WriteString("| run | date | commit | patch set | machine | workload | size | cited by |\n")
 	b.WriteString("|---|---|---|---|---|---|---|---|\n")
 	for _, r := range runs {

@@ -87,12 +87,13 @@ patch-set:
 ## runs the cheap ones (make -n, --help); the README's table of releases and CI's time match their
 ## records (e2e/results/releases, e2e/results/ci-*.md); the pages' figures are in the runs they
 ## cite (verify-figures); the scheduler's constants, where design.md, proposal.md, the series'
-## messages and the package's comments state them, are the code's (TestDocumentedNumbers, which
-## make test runs too); under a minute warm
+## messages and the package's comments state them, are the code's (TestDocumentedNumbers, built
+## as unit builds the package, so that in make test it reuses unit's compiled packages); under a
+## minute warm
 .PHONY: verify-docs
 verify-docs: verify-figures
 	hack/verify-docs.sh
-	$(GO) test -count=1 -run '^TestDocumentedNumbers$$' ./pkg/kubelet/prober/
+	$(GO) test -race -count=1 -run '^TestDocumentedNumbers$$' ./pkg/kubelet/prober/
 	hack/releases-table.sh --check
 	hack/ci-record.sh --check
 

@@ -142,7 +142,7 @@ func benchSteady(b *testing.B, cfg *config, sc string, w workload, impl Impl) {
 	time.Sleep(period)
 
 	var cpu, sleeps, wall, goroutines int64
-	var mem float64
+	var mem, inuse float64
 	var lateness, queueWait histogram
 	var gc gcStats
 	var hostStall time.Duration
@@ -217,6 +217,7 @@ func benchSteady(b *testing.B, cfg *config, sc string, w workload, impl Impl) {
 
 		goroutines += int64(runtime.NumGoroutine() - r.baseG)
 		mem += float64(int64(heapStack())-int64(r.baseMem)) / float64(r.probes())
+		inuse += float64(int64(heapInuse())-int64(r.baseInuse)) / float64(r.probes())
 		cfg.writeHeapProfile(b, n)
 		tr.write(b, period, r.target(r.nInit, 0, 0), ps.lates)
 		if n+1 < b.N {
@@ -244,6 +245,7 @@ func benchSteady(b *testing.B, cfg *config, sc string, w workload, impl Impl) {
 	b.ReportMetric(float64(goroutines)/float64(b.N), "goroutines")
 	if !hung {
 		b.ReportMetric(mem/float64(b.N), "B/probe")
+		b.ReportMetric(inuse/float64(b.N), "inuse-B/probe")
 	}
 	b.ReportMetric(float64(ps.Runs)/(float64(wall)/1e9), "runs/s")
 	b.ReportMetric(float64(lost), "lost-transitions")

@@ -66,6 +66,9 @@ type run struct {
 	t0      int64   // manager creation time
 	baseG   int     // goroutines before the manager existed
 	baseMem uint64  // heap+stack after GC before the manager existed
+	// heap spans and stacks in use after two GCs before the manager existed:
+	// what the heap holds, live objects and the free room of partly used spans
+	baseInuse uint64
 }
 
 type runOpts struct {
@@ -280,6 +283,7 @@ func (r *run) drain() {
 // startManager measures the baselines, then creates the prober manager (t0).
 func (r *run) startManager() {
 	r.baseMem = heapStack()
+	r.baseInuse = heapInuse()
 	r.baseG = runtime.NumGoroutine()
 	r.runner = &execRunner{tg: r.tg, latency: r.cfg.execLat}
 	r.t0 = nowNs()
@@ -387,6 +391,17 @@ func (r *run) teardown() {
 }
 
 // ---- process-level measurements ----
+
+// heapInuse is the heap's spans in use plus the stacks, after two GCs: the
+// memory the process holds for its heap, fragmentation included, which
+// HeapAlloc (heapStack) leaves out.
+func heapInuse() uint64 {
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapInuse + m.StackInuse
+}
 
 func heapStack() uint64 {
 	runtime.GC()

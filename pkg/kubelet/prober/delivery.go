@@ -50,7 +50,7 @@ type resultsDelivery struct {
 }
 
 func (d *resultsDelivery) Set(id kubecontainer.ContainerID, result results.Result, pod *v1.Pod) {
-	if updates := d.Manager.Updates(); !d.detached && len(updates) == cap(updates) {
+	if updates := d.Manager.Updates(); !d.detached && len(updates) == cap(updates) && !d.w.probeManager.scheduler.mech.noDetach {
 		// Only this worker writes results for its container and probe type,
 		// so the cached value cannot change between Get and Set.
 		if prev, ok := d.Manager.Get(id); !ok || prev != result {

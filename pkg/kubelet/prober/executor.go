@@ -61,6 +61,8 @@ type executors struct {
 	maxIdle int
 	// wakeups counts executors woken or started.
 	wakeups int64
+	// goPerRun (ablation): every queued run gets a goroutine of its own.
+	goPerRun bool
 }
 
 // executor is a parked executor's wake-up call.
@@ -105,6 +107,13 @@ func (x *executors) ready(w *worker) {
 // wake wakes a parked executor, or starts one, if runs wait and no executor
 // is already on its way to take one.
 func (x *executors) wake() {
+	if x.goPerRun {
+		for x.queue.len() > 0 {
+			w := x.queue.pop()
+			go x.runOne(w)
+		}
+		return
+	}
 	if x.queue.len() == 0 || x.spinning > 0 {
 		return
 	}
@@ -120,11 +129,25 @@ func (x *executors) wake() {
 	go x.serve(newExecutor(), true)
 }
 
+// runOne is a goroutine of its own for one run (goPerRun); what the run's
+// end queued gets goroutines of their own too.
+func (x *executors) runOne(w *worker) {
+	x.mu.Lock()
+	x.do(w)
+	x.wake()
+	x.mu.Unlock()
+}
+
 // serve is an executor's goroutine. spinning: whoever started it counted it
 // in x.spinning (a goroutine that turns executor of its own accord, like a
 // loop that handed the wheel off, does not).
 func (x *executors) serve(e *executor, spinning bool) {
 	x.mu.Lock()
+	if x.goPerRun {
+		x.wake()
+		x.mu.Unlock()
+		return
+	}
 	for {
 		if x.queue.len() == 0 {
 			if spinning {

@@ -114,7 +114,7 @@ func watchdogAfter(start time.Duration, dense bool, tickerAt time.Duration) time
 // each run.
 func (s *scheduler) runInline(dense bool, tickerAt time.Duration) bool {
 	dc, ok := s.clock.(clock.WithDelayedExecution)
-	if !ok {
+	if !ok || s.mech.noInline {
 		s.exec.wake() // no watchdog, no inline runs
 		return true
 	}

@@ -109,6 +109,14 @@ func (s *scheduler) wheelLoop() (handedOff bool) {
 			return false
 		}
 		now := s.now()
+		if s.mech.exactSparse {
+			if t := s.wheel.lone(); t != nil && t.owner.sched.ticker.due <= now {
+				s.wheel.cancel(t)
+				if w := t.owner; s.dispatch(w, now, w.sched.ticker.due) {
+					s.enqueue(w)
+				}
+			}
+		}
 		s.fired = s.wheel.advance(floorTick(now), s.fired[:0])
 		for i, t := range s.fired {
 			// Queued without waking an executor: runInline takes them.
@@ -136,7 +144,13 @@ func (s *scheduler) wheelLoop() (handedOff bool) {
 		// A new ticker ticks in the phase it is created in: only where the
 		// loop woke on a tick boundary (as its timer wakes it, not a kick),
 		// or runs would start that much after their due tick.
-		dense := canTick && ahead > 0 && ahead <= denseTicks &&
+		var exactAt time.Duration = -1
+		if s.mech.exactSparse {
+			if t := s.wheel.lone(); t != nil && ceilTick(t.owner.sched.ticker.due) == wake {
+				exactAt = t.owner.sched.ticker.due
+			}
+		}
+		dense := canTick && !s.mech.noTickerMode && exactAt < 0 && ahead > 0 && ahead <= denseTicks &&
 			(ticker != nil || now%schedulerTick <= tickerPhaseSlack)
 		if dense {
 			// The ticker's next tick, not wake: whoever needs the loop
@@ -160,6 +174,9 @@ func (s *scheduler) wheelLoop() (handedOff bool) {
 				ticker = nil
 			}
 			d := time.Duration(wake)*schedulerTick - s.now()
+			if exactAt >= 0 {
+				d = exactAt - s.now()
+			}
 			if timer == nil {
 				timer = s.clock.NewTimer(d)
 			} else {

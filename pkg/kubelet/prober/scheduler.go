@@ -54,6 +54,7 @@ import (
 // metrics' own locks.
 type scheduler struct {
 	clock   clock.Clock
+	mech    mechanisms
 	epoch   time.Time // tick 0 of the wheel
 	metrics schedulerMetrics
 
@@ -92,6 +93,19 @@ type schedulerConfig struct {
 	Clock   clock.Clock
 	Limits  poolLimits
 	Metrics schedulerMetrics
+	Mech    mechanisms
+}
+
+// mechanisms switches each of the scheduler's mechanisms off, one at a time,
+// for the ablation (ablation.go). The zero value is the product.
+type mechanisms struct {
+	noInline     bool // every run goes to an executor
+	noTickerMode bool // the loop always sleeps on a one-shot timer
+	goPerRun     bool // a new goroutine for every run instead of parked executors
+	oneLane      bool // one bound of fast+slow slots, no demotion
+	noDetach     bool // a run blocked on a full results channel keeps its slot
+	randomSleep  bool // upstream's random first-run sleep instead of the spread
+	exactSparse  bool // sleep to a lone run's exact due time instead of its tick
 }
 
 // schedulerTick is the wheel's resolution: a run starts at the first tick at
@@ -137,12 +151,13 @@ type workerSched struct {
 	// ran: the worker's first run has started.
 	ran      bool
 	stopping bool
+	oneLane  bool // ablation
 }
 
 // startLane is the lane a run of w starts in: the slow lane if its last run
 // overran, except for a stopped worker's clean-up, which is quick.
 func (ws *workerSched) startLane() lane {
-	if ws.slow && !(ws.stopping && ws.ran) {
+	if ws.slow && !(ws.stopping && ws.ran) && !ws.oneLane {
 		return slowLane
 	}
 	return fastLane
@@ -175,6 +190,9 @@ func newScheduler(cfg schedulerConfig) *scheduler {
 	if cfg.Limits == (poolLimits{}) {
 		cfg.Limits = defaultPoolLimits()
 	}
+	if cfg.Mech.oneLane {
+		cfg.Limits.fast += cfg.Limits.slow
+	}
 	if err := cfg.Limits.validate(); err != nil {
 		panic(fmt.Sprintf("prober: %v", err)) // a programming error: the kubelet uses the defaults
 	}
@@ -183,6 +201,7 @@ func newScheduler(cfg schedulerConfig) *scheduler {
 	}
 	s := &scheduler{
 		clock:   cfg.Clock,
+		mech:    cfg.Mech,
 		epoch:   cfg.Clock.Now(),
 		metrics: cfg.Metrics,
 		wheel:   newTimingWheel(0),
@@ -190,10 +209,11 @@ func newScheduler(cfg schedulerConfig) *scheduler {
 		wake:    loopWake{armed: noWake, kick: make(chan struct{}, 1)},
 	}
 	s.exec = executors{
-		mu:      &s.mu,
-		do:      s.runTaken,
-		done:    func() bool { return s.workers == 0 },
-		maxIdle: cfg.Limits.fast,
+		mu:       &s.mu,
+		do:       s.runTaken,
+		done:     func() bool { return s.workers == 0 },
+		maxIdle:  cfg.Limits.fast,
+		goPerRun: cfg.Mech.goPerRun,
 	}
 	registerScheduler(s)
 	return s
@@ -213,6 +233,7 @@ func (s *scheduler) add(w *worker, period, delay time.Duration) {
 		return
 	}
 	ws.timer.owner = w
+	ws.oneLane = s.mech.oneLane
 	ws.ticker.period = period
 	s.workers++
 	if !s.wake.looping {
@@ -485,6 +506,9 @@ func (s *scheduler) retire(w *worker) {
 // startDemoted moves overrun fast runs to the slow lane and starts the fast
 // work that was waiting for their slots.
 func (s *scheduler) startDemoted(now time.Duration) {
+	if s.mech.oneLane {
+		return
+	}
 	s.started = s.pool.demote(now, s.started[:0])
 	for i, w := range s.started {
 		s.admit(w, true)
@@ -496,6 +520,9 @@ func (s *scheduler) startDemoted(now time.Duration) {
 // Every change of the pool may create such a point, so every path that
 // changes the pool ends here (or in the loop, which computes it anyway).
 func (s *scheduler) rearm() {
+	if s.mech.oneLane {
+		return
+	}
 	if at, ok := s.pool.nextDemotion(); ok {
 		s.wake.by(ceilTick(at))
 	}

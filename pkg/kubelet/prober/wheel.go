@@ -131,6 +131,19 @@ func (w *timingWheel) next() (tick int64, ok bool) {
 	return w.slotStart(level, slot), true
 }
 
+// lone returns the only timer of the earliest non-empty slot, if that slot
+// is on level 0 and holds one timer (ablation: exactSparse).
+func (w *timingWheel) lone() *wheelTimer {
+	level, slot, ok := w.nextSlot()
+	if !ok || level != 0 {
+		return nil
+	}
+	if t := w.levels[0].slots[slot]; t.next == nil {
+		return t
+	}
+	return nil
+}
+
 // advance moves the wheel to tick now and appends every timer due at or
 // before now to fired, in the order of their slots. Fired timers are no
 // longer filed, so the caller may schedule them again.

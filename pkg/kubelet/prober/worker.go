@@ -270,6 +270,14 @@ func (w *worker) start(ctx context.Context) {
 		return
 	}
 	period := probePeriod(ctx, w)
+	if w.probeManager.scheduler.mech.randomSleep {
+		var delay time.Duration
+		if period > time.Since(w.probeManager.start) {
+			delay = time.Duration(rand.Float64() * float64(period))
+		}
+		w.probeManager.scheduler.add(w, period, delay)
+		return
+	}
 	w.probeManager.scheduler.add(w, period, w.probeManager.spread.delay(period, schedulerTick))
 }
 

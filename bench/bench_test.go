@@ -32,6 +32,10 @@ func TestMain(m *testing.M) {
 	if isStallCanary() {
 		runStallCanary()
 	}
+	if os.Getenv(envOKTargets) == "1" {
+		serveOKTargets()
+		os.Exit(0)
+	}
 	if os.Getenv(envTargetServer) == "1" {
 		if err := runTargetServer(); err != nil {
 			fmt.Fprintf(os.Stderr, "target server: %v\n", err)
@@ -46,6 +50,55 @@ func BenchmarkSteady(b *testing.B)        { runScenario(b, scSteady, benchSteady
 func BenchmarkRestartBurst(b *testing.B)  { runScenario(b, scRestart, benchRestart) }
 func BenchmarkHung(b *testing.B)          { runScenario(b, scHung, benchSteady) }
 func BenchmarkReadinessFlip(b *testing.B) { runScenario(b, scFlip, benchFlip) }
+func BenchmarkMemory(b *testing.B)        { runScenario(b, scMemory, benchMemory) }
+
+// benchMemory measures what the prober's probes hold of the kubelet's heap,
+// as a platform engineer's dashboard sees it: the heap's spans in use and
+// the stacks (HeapInuse + StackInuse, fragmentation included, after two
+// GCs), minus the same before the manager existed, with the pods and their
+// statuses in place, per probe. It also reports the live heap (HeapAlloc).
+// The probe metrics stay unregistered (upstream's series, the same on both
+// sides, would dwarf the rest: PROBEWHEEL_BENCH_PROBE_METRICS=0), and the
+// drain loop writes no status, so that only the prober allocates: after two
+// periods every probe has run and set its results, then each window is one
+// period more.
+func benchMemory(b *testing.B, cfg *config, sc string, w workload, impl Impl) {
+	if os.Getenv(envProbeMetrics) != "0" {
+		b.Skipf("BenchmarkMemory measures without the probe metrics: run it with %s=0 (scripts/bench.sh does)", envProbeMetrics)
+	}
+	hideNsPerOp(b)
+	cfg2 := *cfg
+	cfg2.syncStatus = false
+	r, err := newRun(&cfg2, sc, w, impl, runOpts{startedAt: time.Now(), failureThr: 3})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.teardown()
+	var live0 runtime.MemStats
+	runtime.GC()
+	runtime.GC()
+	runtime.ReadMemStats(&live0)
+	r.startManager()
+	r.addPods(w.pods)
+	time.Sleep(2*w.period + cfg.warmup)
+	var inuse, live, goroutines float64
+	b.ResetTimer()
+	for n := 0; n < b.N; n++ {
+		time.Sleep(w.period)
+		b.StopTimer()
+		var m runtime.MemStats
+		runtime.GC()
+		runtime.GC()
+		runtime.ReadMemStats(&m)
+		inuse += float64(int64(m.HeapInuse+m.StackInuse)-int64(r.baseInuse)) / float64(r.probes())
+		live += float64(int64(m.HeapAlloc)-int64(live0.HeapAlloc)) / float64(r.probes())
+		goroutines += float64(runtime.NumGoroutine() - r.baseG)
+		b.StartTimer()
+	}
+	b.ReportMetric(inuse/float64(b.N), "inuse-B/probe")
+	b.ReportMetric(live/float64(b.N), "live-B/probe")
+	b.ReportMetric(goroutines/float64(b.N), "goroutines")
+}
 
 var (
 	cfgOnce sync.Once
@@ -71,6 +124,13 @@ func getConfig(b *testing.B) *config {
 func runScenario(b *testing.B, sc string, fn func(*testing.B, *config, string, workload, Impl)) {
 	cfg := getConfig(b)
 	ws := workloadSets[cfg.set][sc]
+	if cfg.listOnly {
+		// The -test.bench pattern of each workload, anchored level by level.
+		for _, w := range ws {
+			fmt.Printf("^Benchmark%s$/^%s$\n", sc, strings.ReplaceAll(w.name(cfg), "/", "$/^"))
+		}
+		b.SkipNow()
+	}
 	for wi, w := range ws {
 		for _, impl := range cfg.impls {
 			name := w.name(cfg) + "/impl=" + impl.Name

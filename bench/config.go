@@ -25,6 +25,7 @@ const (
 	envSyncStatus   = "PROBEWHEEL_BENCH_SYNC_STATUS"   // "0": the drain loop does not call the status manager
 	envCPUProfile   = "PROBEWHEEL_BENCH_CPUPROFILE"    // directory: CPU and heap profiles of each measured window
 	envProbeMetrics = "PROBEWHEEL_BENCH_PROBE_METRICS" // "0": prober_probe_total and prober_probe_duration_seconds stay unregistered
+	envList         = "PROBEWHEEL_BENCH_LIST"          // "1": print each workload's -test.bench pattern instead of running it (scripts/ablation.sh)
 	// PROBEWHEEL_BENCH_STALL_CANARY ("1": report the machine's own stalls) is in disturb.go.
 )
 
@@ -42,6 +43,7 @@ type config struct {
 	round      string
 	syncStatus bool
 	profileDir string
+	listOnly   bool
 }
 
 func loadConfig() (*config, error) {
@@ -57,6 +59,7 @@ func loadConfig() (*config, error) {
 		round:      os.Getenv(envRound),
 		syncStatus: os.Getenv(envSyncStatus) != "0",
 		profileDir: os.Getenv(envCPUProfile),
+		listOnly:   os.Getenv(envList) == "1",
 	}
 	var err error
 	if v := os.Getenv(envPeriods); v != "" {
@@ -130,6 +133,7 @@ const (
 	scRestart = "RestartBurst"
 	scHung    = "Hung"
 	scFlip    = "ReadinessFlip"
+	scMemory  = "Memory"
 )
 
 // Handler names.
@@ -194,6 +198,7 @@ var workloadSets = map[string]map[string][]workload{
 		scRestart: {wl(hExec, 110, 1)},
 		scHung:    {wl(hExec, 110, 1), wl(hHTTP, 110, 1), wl(hTCP, 110, 1), wl(hGRPC, 110, 1)},
 		scFlip:    {wl(hExec, 110, 1), wl(hHTTP, 110, 1), wl(hGRPC, 110, 1)},
+		scMemory:  {wl(hExec, 110, 1)},
 	},
 	"default": {
 		// Every handler at a common node size (110 pods) and at 1,000 pods (gRPC every 10 s:
@@ -206,6 +211,7 @@ var workloadSets = map[string]map[string][]workload{
 		scRestart: {wl(hExec, 1000, 1)},
 		scHung:    {wl(hExec, 1000, 1)},
 		scFlip:    {wl(hExec, 1000, 1)},
+		scMemory:  {wl(hExec, 10000, 10)},
 	},
 	"full": {
 		scSteady: {
@@ -228,6 +234,7 @@ var workloadSets = map[string]map[string][]workload{
 			wl(hExec, 110, 1), wl(hExec, 1000, 1), wl(hExec, 10000, 1), wl(hExec, 10000, 10),
 			wl(hHTTP, 1000, 1), wl(hGRPC, 110, 1),
 		},
+		scMemory: {wl(hExec, 10000, 10)},
 	},
 	// The capacity sweep (scripts/bench.sh capacity, bench/report capacity): probe rates rising at a 1 s period, two
 	// probes per pod, until every arm misses its timing; HTTP's rates stop where the

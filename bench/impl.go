@@ -59,16 +59,6 @@ var Impls = []Impl{
 	}},
 }
 
-// The ablation's arms: probewheel with one mechanism switched off
-// (pkg/kubelet/prober/ablation.go).
-func init() {
-	for _, arm := range probewheel.AblationArms {
-		Impls = append(Impls, Impl{Name: "pw-" + arm, New: func(s status.Manager, l, r, st results.Manager, c kubecontainer.CommandRunner, rec record.EventRecorderLogger) Manager {
-			return probewheel.NewAblationManager(withTimerWheel(true, func() Manager { return probewheel.NewManager(s, l, r, st, c, rec) }), arm)
-		}})
-	}
-}
-
 var gateMu sync.Mutex
 
 // withTimerWheel builds a manager with the ProbeTimerWheel gate set as given,

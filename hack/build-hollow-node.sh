@@ -19,6 +19,10 @@
 # Nothing of this goes into patches/ or pkg/: the kubelet code in the copy is
 # exactly the kubelet's (stock or patched), only the harness around it differs.
 #
+# HOLLOW_ARM=<arm> builds probewheel with one mechanism switched off, as the
+# in-process ablation does (scripts/ablation.sh): bench/ablation/<arm>.patch
+# applied to the copy -> _output/bin/hollow-node-<arm>.
+#
 # Incremental like hack/build-kubelet.sh: the copy is redone only when the
 # tree (patches/, the version) or the overlay change, the binary only when the
 # copy, the toolchain or the flags change; a warm call takes a few seconds.
@@ -31,24 +35,31 @@ shopt -s inherit_errexit
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 flavor=$(pw::flavor "$@")
+arm=${HOLLOW_ARM:-}
+arm_patch=
 if [[ ${flavor} == stock ]]; then
+  [[ -z ${arm} ]] || pw::die "HOLLOW_ARM=${arm}: an arm is probewheel's, not stock's"
   out=${PW_BIN}/hollow-node-stock
   version=${KUBE_VERSION}
 else
-  out=${PW_BIN}/hollow-node
+  out=${PW_BIN}/hollow-node${arm:+-${arm}}
   version=${PW_FORK_VERSION}
+  if [[ -n ${arm} ]]; then
+    arm_patch=${PW_ROOT}/bench/ablation/${arm}.patch
+    [[ -f ${arm_patch} ]] || pw::die "HOLLOW_ARM=${arm}: no ${arm_patch}"
+  fi
 fi
 overlay=${PW_ROOT}/bench/hollow/overlay
 
 start=${SECONDS}
 pw::prepare_tree "${flavor}" # holds a shared lock on the tree until we exit
-copy=${PW_OUTPUT}/src/kubemark-${flavor}
+copy=${PW_OUTPUT}/src/kubemark-${flavor}${arm:+-${arm}}
 
 mapfile -t files < <(cd "${overlay}" && find . -type f | sed 's#^\./##' | LC_ALL=C sort)
 ((${#files[@]} > 0)) || pw::die "no overlay files in ${overlay}"
 copy_want=$(
   {
-    cat "${PW_TREE}/.git/probewheel-stamp" "${BASH_SOURCE[0]}"
+    cat "${PW_TREE}/.git/probewheel-stamp" "${BASH_SOURCE[0]}" ${arm_patch:+"${arm_patch}"}
     for f in "${files[@]}"; do
       echo "${f}"
       cat "${overlay}/${f}"
@@ -78,6 +89,9 @@ if [[ ! -f ${copy}/.probewheel-stamp || $(<"${copy}/.probewheel-stamp") != "${co
       cp "${src}" "${dst}"
     fi
   done
+  if [[ -n ${arm_patch} ]]; then
+    patch -s -p1 -d "${copy}" <"${arm_patch}" || pw::die "${arm_patch} does not apply to the patched tree"
+  fi
   echo "${copy_want}" >"${copy}/.probewheel-stamp"
 fi
 flock -s "${copylock}"

@@ -114,12 +114,14 @@ PW_PRIMARY_DIR=pkg/kubelet/prober
 # into our go.mod. The bare form is accepted, with a warning.
 PW_OVERLAY_TAG='//go:build ignore && probewheel_overlay'
 PW_OVERLAY_TAG_BARE='//go:build probewheel_overlay'
-# Marks a file that exists only in the probewheel module, never in the
-# kubernetes tree: a stand-in for something the patched tree has, such as
-# pkg/features/module_shim.go for the gate that series/02-feature-gate
-# registers there. A line starting with it, before `package`, keeps the file
-# out of the export altogether.
-PW_MODULE_ONLY_MARK='// probewheel:module-only'
+# The build tag under which pkg/ builds as the kubernetes tree has it: a file
+# that exists only in the probewheel module carries the constraint
+# PW_MODULE_ONLY_LINE before `package`, so that `go list -tags
+# ${PW_EXPORT_TAG}` leaves it out as the export does (a stand-in for something
+# the patched tree has, such as pkg/features/module_shim.go, the AfterFunc arm
+# the benchmarks measure, tests that read the repository's docs).
+PW_EXPORT_TAG=probewheel_export
+PW_MODULE_ONLY_LINE="//go:build !${PW_EXPORT_TAG}"
 
 # Fixed identity and dates: the same pkg/ must always produce byte-identical
 # patches/ (and the same commit ids in the build tree), whoever runs it, whenever.
@@ -298,11 +300,11 @@ pw::is_overlay() {
     END { exit !found }' "$1"
 }
 
-# pw::is_module_only <file>: the module-only mark appears before `package`.
+# pw::is_module_only <file>: the module-only constraint appears before `package`.
 pw::is_module_only() {
-  awk -v mark="${PW_MODULE_ONLY_MARK}" '
+  awk -v line="${PW_MODULE_ONLY_LINE}" '
     /^package[[:space:]]/ { exit }
-    index($0, mark) == 1 { found = 1; exit }
+    $0 == line { found = 1; exit }
     END { exit !found }' "$1"
 }
 
@@ -427,8 +429,46 @@ pw::series_sum() {
 # make the figures another code's.
 pw::run_stamp() {
   local dirty=
-  git -C "${PW_ROOT}" diff --quiet HEAD -- "$@" || dirty=" + uncommitted changes in $*"
+  [[ -z $(git -C "${PW_ROOT}" status --porcelain -- "$@") ]] || dirty=" + uncommitted changes in $* (not citable)"
   echo "commit $(git -C "${PW_ROOT}" rev-parse --short HEAD)${dirty}, patch set $(pw::series_sum "${PW_KUBE_MINOR}")"
+}
+
+# pw::require_committed <path>...: results are made from committed code only.
+# Refuses (dies) when <path> differ from HEAD, untracked files included, unless
+# PROBEWHEEL_DIRTY_OK=1: then it warns, and pw::run_stamp marks the record
+# "not citable", which make test's figure checks refuse to cite.
+pw::require_committed() {
+  local changes
+  changes=$(git -C "${PW_ROOT}" status --porcelain -- "$@")
+  [[ -z ${changes} ]] && return 0
+  if [[ ${PROBEWHEEL_DIRTY_OK:-} == 1 ]]; then
+    pw::log "uncommitted changes in $* (PROBEWHEEL_DIRTY_OK=1): the record says so and is not citable"
+    return 0
+  fi
+  pw::die "uncommitted changes in $*: commit them first, or set PROBEWHEEL_DIRTY_OK=1 for a record marked not citable
+${changes}"
+}
+
+# pw::machine_record <mode> <path>...: machine.txt of a benchmark run, which
+# measured <path>: the machine, its load, the commit and patch set
+# (pw::run_stamp), the Go and Kubernetes versions and the benchmark's knobs.
+pw::machine_record() {
+  local mode=$1
+  shift
+  echo "date:        $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "mode:        ${mode}"
+  echo "nproc:       $(nproc)"
+  echo "memory:      $(awk '/^MemTotal:/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo)"
+  echo "cpu:         $(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo)"
+  echo "go:          $(${GO:-go} version)"
+  echo "kernel:      $(uname -srvm)"
+  echo "loadavg:     $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "commit:      $(git -C "${PW_ROOT}" rev-parse --short HEAD)$(git -C "${PW_ROOT}" diff --quiet HEAD -- "$@" || echo ' (dirty)')"
+  echo "measured:    $(pw::run_stamp "$@")"
+  echo "kubernetes:  ${PW_MAIN_VERSION}"
+  echo "knobs:       $(env | grep '^PROBEWHEEL_BENCH_' | sort | tr '\n' ' ')"
+  echo "nofile:      $(ulimit -Sn)/$(ulimit -Hn)"
+  echo "ports:       $(tr '\t' '-' </proc/sys/net/ipv4/ip_local_port_range 2>/dev/null)"
 }
 
 # pw::tree_dir <flavor> prints the stable path of a build tree.

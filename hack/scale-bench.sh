@@ -47,6 +47,9 @@
 # SCALE_MANY ("10x250@10": nodes x pods @ period; set and empty: none; the
 # size measured: 10x500 failed its Ready wait in its one attempt, beside other
 # load, docs/scale.md),
+# SCALE_ARM=<arm>: the probewheel kubelet with one of the scheduler's mechanisms
+# switched off (bench/ablation/<arm>.patch, as scripts/ablation.sh does in
+# process; full mode's results then go to hollow-<arm>-<UTC date>).
 # SCALE_MAX_PODS_AT_1S (1000: larger 1 s workloads are left out, see below; 0:
 # none left out), SCALE_ROUNDS, SCALE_WINDOW (pwscale's default: max(60 s, 13
 # periods); short modes: max(30 s, (8 periods + 10 s) x 4/3)), SCALE_SETTLE
@@ -86,7 +89,7 @@ list() { echo "${1//,/ }"; }
 max1s_default=1000
 case ${mode} in
   full)
-    out=${SCALE_OUT:-${PW_ROOT}/bench/hollow/results/hollow-${stamp}}
+    out=${SCALE_OUT:-${PW_ROOT}/bench/hollow/results/hollow${SCALE_ARM:+-${SCALE_ARM}}-${stamp}}
     pods=${SCALE_PODS:-110 250 500 1000 2000}
     periods=${SCALE_PERIODS:-1 10}
     many=${SCALE_MANY-10x250@10}
@@ -131,6 +134,8 @@ case ${mode} in
     ;;
   *) pw::die "usage: $0 [full|reduced|smoke|nodes|flips]" ;;
 esac
+# Results a page can cite come from committed code only (hack/lib.sh).
+[[ ${mode} == smoke ]] || pw::require_committed patches bench/hollow bench/ablation hack/build-hollow-node.sh hack/scale-bench.sh
 pods=$(list "${pods}")
 periods=$(list "${periods}")
 many=$(list "${many}")
@@ -212,10 +217,10 @@ fi
 t_start=${SECONDS}
 pw::log "building (each step is a no-op when up to date)"
 nice -n 10 "${PW_ROOT}/hack/build-hollow-node.sh" --stock >&2
-nice -n 10 "${PW_ROOT}/hack/build-hollow-node.sh" >&2
+HOLLOW_ARM=${SCALE_ARM:-} nice -n 10 "${PW_ROOT}/hack/build-hollow-node.sh" >&2
 nice -n 10 "${PW_ROOT}/hack/build-cluster-binaries.sh" kube-apiserver >&2
 (cd "${PW_ROOT}" && nice -n 10 go build -o "${PW_BIN}/pwscale" ./bench/hollow/pwscale)
-declare -A bin=([stock]=${PW_BIN}/hollow-node-stock [probewheel]=${PW_BIN}/hollow-node)
+declare -A bin=([stock]=${PW_BIN}/hollow-node-stock [probewheel]=${PW_BIN}/hollow-node${SCALE_ARM:+-${SCALE_ARM}})
 
 # ------------------------------------------------------------- control plane
 export PW_SCALE_DIR=${PW_OUTPUT}/scale
@@ -269,8 +274,8 @@ else
       esac
       printf '%s=%q\n' "${k}" "${!v}"
     done
-    printf 'SCALE_WINDOW=%q\nSCALE_SETTLE=%q\nSCALE_PWSCALE_ARGS=%q\nSCALE_FLIP_SPANS=%q\nSCALE_PATCHSET=%q\n' \
-      "${SCALE_WINDOW:-}" "${SCALE_SETTLE:-}" "${SCALE_PWSCALE_ARGS:-}" "${flip_spans}" "${patchset}"
+    printf 'SCALE_WINDOW=%q\nSCALE_SETTLE=%q\nSCALE_PWSCALE_ARGS=%q\nSCALE_FLIP_SPANS=%q\nSCALE_PATCHSET=%q\nSCALE_ARM=%q\n' \
+      "${SCALE_WINDOW:-}" "${SCALE_SETTLE:-}" "${SCALE_PWSCALE_ARGS:-}" "${flip_spans}" "${patchset}" "${SCALE_ARM:-}"
   } >"${out}/scale.env"
 fi
 # What a run leaves besides its JSON (logs, profiles) stays out of the tree.
@@ -285,7 +290,10 @@ art=${PW_SCALE_DIR}/artifacts/$(basename "${out}")
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "machine: $(nproc) CPUs ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)), $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), kernel $(uname -r), $(go version)"
   echo "kubelets: $("${bin[stock]}" --version) (stock), $("${bin[probewheel]}" --version) (probewheel, patches/ sha256 ${patchset})"
-  echo "commit: $(cd "${PW_ROOT}" && git rev-parse --short HEAD)$(cd "${PW_ROOT}" && git diff --quiet HEAD -- patches bench/hollow hack/build-hollow-node.sh || echo ' + uncommitted changes in patches/ or bench/hollow')"
+  if [[ -n ${SCALE_ARM:-} ]]; then
+    echo "ablation arm: ${SCALE_ARM}: probewheel with bench/ablation/${SCALE_ARM}.patch (sha256 $(sha256sum "${PW_ROOT}/bench/ablation/${SCALE_ARM}.patch" | cut -c1-12))"
+  fi
+  echo "commit: $(pw::run_stamp patches bench/hollow bench/ablation hack/build-hollow-node.sh hack/scale-bench.sh)"
   echo "artifacts (not in git; the command above makes them again): ${art#"${PW_ROOT}/"}/ (pwscale's log of each run, and node 0's goroutine summary, CPU and heap profiles with profile 1)"
 } >"${out}/run.txt"
 cat "${out}/run.txt" >&2

@@ -11,10 +11,10 @@
 #    (or just `//go:build probewheel_overlay`) is an overlay: a modified copy
 #    of an upstream file that only compiles in the kubernetes tree. The line
 #    and the blank line after it are dropped on export.
-#  - A .go file with a line starting `// probewheel:module-only` before its
+#  - A .go file with the constraint `//go:build !probewheel_export` before its
 #    package clause exists only in this module (a stand-in for what the
 #    patched tree has, e.g. pkg/features/module_shim.go): it is not exported
-#    and does not count below.
+#    and does not count below; `go list -tags probewheel_export` agrees.
 #  - A directory holding at least one non-overlay .go file is mirrored fully:
 #    upstream .go files directly in it that pkg/ does not have are deleted (and
 #    its testdata/ is mirrored too if pkg/ has one). Subdirectories are never

@@ -30,6 +30,21 @@ if ! diff -ruN "${PW_PATCHES_DIR}" "${work}/patches" >"${work}/diff" 2>&1; then
   exit 1
 fi
 
+# 1b. What the export leaves out as module-only is what `go list -tags
+#     probewheel_export` leaves out: the Go files of each package under pkg/,
+#     as go list sees them with the tag (overlays carry `ignore` either way).
+pw::scan_pkg
+mapfile -t listed < <(cd "${PW_ROOT}" && go list -e -tags "${PW_EXPORT_TAG}" \
+  -f '{{$d := .Dir}}{{range .GoFiles}}{{$d}}/{{.}}{{"\n"}}{{end}}{{range .TestGoFiles}}{{$d}}/{{.}}{{"\n"}}{{end}}{{range .XTestGoFiles}}{{$d}}/{{.}}{{"\n"}}{{end}}' ./pkg/... |
+  sed "s#^${PW_ROOT}/##" | grep . | LC_ALL=C sort)
+mapfile -t exported < <(for f in "${PW_FILES[@]}"; do
+  [[ ${f} == *.go && ${f} != */testdata/* && -z ${PW_OVERLAY[${f}]:-} ]] && echo "${f}"
+done | LC_ALL=C sort)
+if [[ ${listed[*]} != "${exported[*]}" ]]; then
+  diff <(printf '%s\n' "${exported[@]}") <(printf '%s\n' "${listed[@]}") >&2 || true
+  pw::die "the export and go list -tags ${PW_EXPORT_TAG} disagree on which Go files are module-only (< export, > go list): a module-only file needs exactly '${PW_MODULE_ONLY_LINE}' before package"
+fi
+
 # 2. The committed series applies with `git am` to pristine and reproduces pkg/.
 mapfile -t patches < <(pw::patch_files "${PW_PATCHES_DIR}")
 if ((${#patches[@]} == 0)); then

@@ -270,7 +270,7 @@ else fail "bare overlay constraint: same patches, with a warning"; fi
 
 # 4b. A module-only file is not exported and does not make its directory
 #     fully mirrored (pkg/features has one).
-printf '%s: a test\n\npackage features\n\n// X is a stand-in.\nconst X = 1\n' "${PW_MODULE_ONLY_MARK}" >pkg/features/zz_module_only.go
+printf '%s\n\npackage features\n\n// X is a stand-in.\nconst X = 1\n' "${PW_MODULE_ONLY_LINE}" >pkg/features/zz_module_only.go
 update
 if ! grep -q 'zz_module_only' "${pdir}"/*.patch && ! grep -q '^deleted file mode' "${pdir}"/*.patch; then
   pass "module-only file: not exported, nothing deleted next to it"

@@ -17,7 +17,7 @@
 #                   off, which runs upstream's loop and must match upstream within noise;
 #                   afterfunc is the same workers on time.AfterFunc timers and a semaphore,
 #                   the design docs/design.md compares probewheel's with)
-#   BENCH=regexp    -test.bench filter, e.g. 'Steady/handler=exec/pods=5000'
+#   BENCH=regexp    -test.bench filter, e.g. 'Steady/handler=exec/pods=5000' (set: no BenchmarkMemory pass)
 #   BENCH_OUT=dir   output directory (default: bench/results/<UTC date>-<mode>;
 #                   smoke: _output/bench/<UTC date>-smoke)
 #   PLOT=0          skip the plots (default/full run scripts/plot.sh at the end)
@@ -39,6 +39,7 @@
 # the harness's progress lines.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source hack/lib.sh
 
 usage() { awk 'NR > 1 && !/^#/ {exit} NR > 1 {sub(/^# ?/, ""); print}' "$0" >&2; }
 MODE=${1:-}
@@ -88,29 +89,17 @@ if [[ $MODE == default || $MODE == full ]]; then
 	# directory gets their condensed summaries (`go run ./bench/report condense`).
 	export PROBEWHEEL_BENCH_DUMP=${PROBEWHEEL_BENCH_DUMP:-_output/bench/dumps/$(basename "$BENCH_OUT")}
 fi
-BENCH=${BENCH:-.}
+[[ -n ${BENCH:-} ]] && BENCH_SET_BY_USER=1
+BENCH=${BENCH:-'^Benchmark(Steady|RestartBurst|Hung|ReadinessFlip)$'}
 OUT=$BENCH_OUT
 LOGS=_output/bench/logs/$(basename "$OUT")
 mkdir -p "$OUT" "$LOGS"
 
 log() { printf '[bench.sh %s] %s\n' "$(date -u +%H:%M:%S)" "$*" >&2; }
 
-machine() {
-	echo "date:        $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-	echo "mode:        $MODE (count $COUNT, bench '$BENCH')"
-	echo "nproc:       $(nproc)"
-	echo "memory:      $(awk '/^MemTotal:/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo)"
-	echo "cpu:         $(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo)"
-	echo "go:          $($GO version)"
-	echo "kernel:      $(uname -srvm)"
-	echo "loadavg:     $(cut -d' ' -f1-3 /proc/loadavg)"
-	echo "commit:      $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo ' (dirty)')"
-	echo "kubernetes:  $(hack/kube-version.sh 2>/dev/null || echo unknown)"
-	echo "knobs:       $(env | grep '^PROBEWHEEL_BENCH_' | sort | tr '\n' ' ')"
-	echo "nofile:      $(ulimit -Sn)/$(ulimit -Hn)"
-	echo "ports:       $(tr '\t' '-' </proc/sys/net/ipv4/ip_local_port_range 2>/dev/null)"
-}
-machine >"$OUT/machine.txt"
+# Results a page can cite come from committed code only (hack/lib.sh); smoke runs are throw-away.
+[[ $MODE == smoke ]] || pw::require_committed pkg bench scripts
+pw::machine_record "$MODE (count $COUNT, bench '$BENCH')" pkg bench scripts >"$OUT/machine.txt"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -134,6 +123,19 @@ for ((round = 1; round <= COUNT; round++)); do
 		"$bin" -test.run '^$' -test.bench "$BENCH" -test.benchtime 1x -test.count 1 -test.timeout 0 \
 		2> >(tee -a "$LOGS/progress.log" >&2) | tee -a "$OUT/raw.txt"
 done
+# BenchmarkMemory runs in a process of its own, with the probe metrics unregistered.
+if [[ $MODE != capacity && -z ${BENCH_SET_BY_USER:-} ]]; then
+	for ((round = 1; round <= COUNT; round++)); do
+		order=
+		for ((i = 0; i < ${#impls[@]}; i++)); do
+			order+=${order:+,}${impls[(i + round - 1) % ${#impls[@]}]}
+		done
+		log "memory round $round/$COUNT (order $order)"
+		PROBEWHEEL_BENCH_IMPLS=$order PROBEWHEEL_BENCH_ROUND="memory $round/$COUNT" PROBEWHEEL_BENCH_PROBE_METRICS=0 \
+			"$bin" -test.run '^$' -test.bench '^BenchmarkMemory$' -test.benchtime 1x -test.count 1 -test.timeout 0 \
+			2> >(tee -a "$LOGS/progress.log" >&2) | tee -a "$OUT/raw.txt"
+	done
+fi
 log "all rounds done in $((SECONDS - start))s"
 
 if ! grep -q '^Benchmark' "$OUT/raw.txt"; then

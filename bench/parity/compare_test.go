@@ -33,30 +33,29 @@ var (
 	// the tick first and run twice, probewheel runs once for the trigger.
 	triggerFirst = &divergence{"trigger-before-pending-tick",
 		"After a run during which both a tick and a trigger came, the trigger is taken"}
-	// Runs start together on a tick, and the one probewheel's loop runs
-	// first on its own goroutine (its probe's last run was quick) hangs:
-	// the others start when the watchdog hands the wheel off (inline.go).
-	behindInline = &divergence{"behind-an-inline-run-that-turns-slow",
-		"Runs due on the same tick as a quick probe's run that turns slow on the loop's goroutine may start up to 6 ms late"}
+	// probewheel starts a run up to a tick after upstream does (every
+	// start and update is compared with that tolerance); an op within that
+	// tick may see the world before the run, or the run the world after the
+	// op: a result set, a worker exited, a target's answer, a container.
+	onTheTick = &divergence{"runs-start-on-the-tick",
+		"Runs start on the first tick of the scheduler's wheel at or after their due time"}
 )
 
 // allowedDivergences are the differences the comparison accepts, each only
 // where the analysis finds the situation it describes.
-var allowedDivergences = []*divergence{stopFirst, triggerFirst, behindInline}
+var allowedDivergences = []*divergence{stopFirst, triggerFirst, onTheTick}
 
 // notReachable are doc.go's other differences and why no sequence meets
 // them; they are listed here so that the table in docs/reliability.md is
 // complete, and checked against doc.go like the allowed ones.
 var notReachable = []struct{ doc, why string }{
-	{"A manual trigger that lands at the instant a run starts",
-		"ops never land on the instant of a tick or a run (the timing discipline in sequence_test.go); TestSchedulerTriggerAtTheInstantOfATick pins it"},
+	{"A trigger or a stop at the instant a tick falls due comes after the tick's run",
+		"ops never land on the instant of a due time or a run (the timing discipline in sequence_test.go); TestSchedulerTriggerAtTheInstantOfATick pins it"},
 	{"First runs after a kubelet restart are spread by the golden-ratio",
 		"pods are added after the restart window (startAfter)"},
-	{"Runs may wait for an executor slot",
-		"a run waits only while every fast slot (32 at least) holds a run younger than slowAfter (10 ms); runs start at an op's offset, ops are 8 ms apart and one op starts at most 6 probes' grids, so at most 12 runs are that young at once (compare checks it: analysis.youngRuns)"},
-	{"Runs start on the first tick of the scheduler's wheel",
-		"ops fall on whole ticks (opSpacing in sequence_test.go), so every due time is on a tick; TestSchedulerRunsOfATickStartTogether pins the offset off a tick"},
-	{"A period that is not positive probes every 10 s where upstream panics",
+	{"A run may wait for a slot of the pool",
+		"a run waits only while every slot (minSlots at least) holds a run younger than slowAfter; runs start at an op's offset, ops are opSpacing apart and one op starts at most 6 probes' grids, so few runs are that young at once (compare checks it: analysis.youngRuns)"},
+	{"A period that is not positive probes at the API's default period",
 		"the API server never admits it, and upstream would crash the test process"},
 	{"A worker that exits removes its map entry only if the entry is still itself",
 		"through the Manager interface a key's entry is never replaced while its worker lives: AddPod skips a key whose worker is in the map"},
@@ -81,16 +80,14 @@ type analysis struct {
 	youngRuns int
 }
 
-// The executor pool's fewest fast slots (16 per CPU, at least 32) and the
-// age at which a fast run hands its slot to a waiting one (pool.go).
+// The pool's fewest slots (minSlots), the age at which a run gives its slot
+// up (slowAfter) and the wheel's tick (schedulerTick): pkg/kubelet/prober's
+// pool.go and scheduler.go.
 const (
 	fastSlots = 32
 	slowAfter = 10 * time.Millisecond
+	wheelTick = 4 * time.Millisecond
 )
-
-// The loop hands the wheel off when a run it runs itself lasts inlineWatch
-// (inline.go).
-const inlineWatch = 2 * time.Millisecond
 
 func (a *analysis) add(uid types.UID, t taint) {
 	a.byReason[t.why]++
@@ -229,41 +226,101 @@ func analyse(p *plan, ref *observation) *analysis {
 		a.youngRuns = max(a.youngRuns, young)
 	}
 
-	// A grid run that lasts until the watchdog, of a probe whose last run
-	// may have been quick (a doProbe that calls no target, on hold or
-	// without a running container, is quick and leaves no call here, so
-	// any grid run counts): probewheel's loop may have run it first of its
-	// tick, and the other runs of that instant start when the wheel is
-	// handed off. Those are the runs that call a target at that instant,
-	// and those that call none but set a result (a new container's initial
-	// one) then.
-	startingAt := map[time.Duration][]pkey{}
-	for k, rs := range runs {
-		for _, r := range rs {
-			startingAt[r.start] = append(startingAt[r.start], k)
-		}
-	}
-	for k, es := range ref.updates {
-		for _, e := range es {
-			startingAt[e.at] = append(startingAt[e.at], k)
-		}
-	}
-	for k, rs := range runs {
-		for _, r := range rs {
-			if !r.first || r.end-r.start < inlineWatch {
-				continue
+	// probewheel starts each run on the first tick at or after upstream's
+	// instant (onTheTick). An op may therefore meet probewheel's run on the
+	// other side of it: a status read before the result was set or the
+	// worker exited (UpdatePodStatus), an AddPod before the worker it would
+	// skip exited, a run that meets a change of the world (a restart, a
+	// target's new answer, the status UpdatePodStatus writes back
+	// writeBackDelay later) that upstream's missed. Upstream's runs are
+	// known from its calls, and, for runs that call nothing (a probe on
+	// hold, a container not started), from its grids: every period is
+	// whole seconds, and a pod's grids start at the ops that add or trigger
+	// its workers, so its due times fall at whole seconds past those.
+	inTick := func(ts []time.Duration, t time.Duration) (time.Duration, bool) {
+		for _, x := range ts {
+			if t-wheelTick < x && x < t { // what happens at t itself the op at t caused
+				return x, true
 			}
-			for _, other := range startingAt[r.start] {
-				if other != k {
-					a.add(other.uid, taint{r.start, behindInline,
-						fmt.Sprintf("%v starts at %.3fs with %v, whose run lasts until %.3fs", other, r.start.Seconds(), k, r.end.Seconds())})
+		}
+		return 0, false
+	}
+	grids := map[types.UID][]time.Duration{} // when ops started grids, by pod
+	for _, st := range p.steps {
+		if st.pod != nil && (st.op.kind == opAdd || st.op.kind == opUpdate) {
+			grids[st.pod.uid] = append(grids[st.pod.uid], st.at)
+		}
+	}
+	dueInTick := func(uid types.UID, t time.Duration) (time.Duration, bool) {
+		for _, g := range grids[uid] {
+			if g <= t && (t-g)%time.Second < wheelTick {
+				return t - (t-g)%time.Second, true
+			}
+		}
+		return 0, false
+	}
+	podTimes := func(uid types.UID, calls, updates, exits bool) []time.Duration {
+		var ts []time.Duration
+		for k, cs := range ref.calls {
+			for _, c := range cs {
+				if calls && k.uid == uid {
+					ts = append(ts, c.start)
 				}
+			}
+		}
+		for k, es := range ref.updates {
+			for _, e := range es {
+				if updates && k.uid == uid {
+					ts = append(ts, e.at)
+				}
+			}
+		}
+		for k, e := range exit {
+			if exits && k.uid == uid {
+				ts = append(ts, e)
+			}
+		}
+		return ts
+	}
+	// tickTaint: what happened at t may differ from upstream's run or update
+	// at x, within the tick before it; from's is the first instant that may
+	// differ (x, where a run meets a change of the world).
+	tickTaint := func(uid types.UID, from, t time.Duration, what string, x time.Duration) {
+		a.add(uid, taint{from, onTheTick, fmt.Sprintf("%s at %.5fs, %v after upstream's run or update of %s at %.5fs", what, t.Seconds(), t-x, uid, x.Seconds())})
+	}
+	for _, st := range p.steps {
+		if st.pod == nil {
+			continue
+		}
+		uid, name := st.pod.uid, opNames[st.op.kind]
+		switch st.op.kind {
+		case opUpdate:
+			if x, ok := inTick(podTimes(uid, false, true, true), st.at); ok {
+				tickTaint(uid, st.at, st.at, name, x)
+			}
+			w := st.at + writeBackDelay
+			if x, ok := inTick(podTimes(uid, true, false, false), w); ok {
+				tickTaint(uid, x, w, "its status written back", x)
+			} else if x, ok := dueInTick(uid, w); ok && x < w {
+				tickTaint(uid, x, w, "its status written back", x)
+			}
+		case opAdd:
+			if x, ok := inTick(podTimes(uid, false, false, true), st.at); ok {
+				tickTaint(uid, st.at, st.at, name, x)
+			}
+		case opRestart, opTarget:
+			if x, ok := inTick(podTimes(uid, true, false, false), st.at); ok {
+				tickTaint(uid, x, st.at, name, x)
+			} else if x, ok := dueInTick(uid, st.at); ok && x < st.at {
+				tickTaint(uid, x, st.at, name, x)
 			}
 		}
 	}
 
+	// A stop or a trigger at the instant a run starts (only a first run:
+	// with the AddPod) comes during it.
 	within := func(ts []time.Duration, r run) bool {
-		return slices.ContainsFunc(ts, func(t time.Duration) bool { return r.start < t && t < r.end })
+		return slices.ContainsFunc(ts, func(t time.Duration) bool { return r.start <= t && t < r.end })
 	}
 	for k, rs := range runs {
 		period := podOf[k.uid].period(k)
@@ -324,19 +381,32 @@ func compare(p *plan, obs []*observation, allowed []*divergence) *comparison {
 	end := p.seq.end()
 	c := &comparison{}
 	for _, o := range obs[1:] {
-		diff := func(what, key string, uid types.UID, want, got []string, at func(i int) time.Duration) {
-			cut := an.cutoff(uid, end)
+		// diff reports where got first differs from want: another key, or
+		// another time than want's on a tick of tol (0: exactly want's).
+		// got may end with items that the tick moved past end.
+		diff := func(what, key string, uid types.UID, want, got []item, tol time.Duration) {
+			if len(got) > len(want) && !slices.ContainsFunc(got[len(want):], func(it item) bool { return it.at < end }) {
+				got = got[:len(want)]
+			}
 			i := 0
-			for i < len(want) && i < len(got) && want[i] == got[i] {
+			for i < len(want) && i < len(got) && want[i].key == got[i].key && got[i].at == onTick(want[i].at, tol) {
 				i++
 			}
 			if i == len(want) && i == len(got) {
 				return
 			}
-			first := at(i)
+			var first time.Duration
+			switch {
+			case i < len(want) && i < len(got):
+				first = min(want[i].at, got[i].at)
+			case i < len(want):
+				first = want[i].at
+			default:
+				first = got[i].at
+			}
 			m := mismatch{impl: o.impl, what: what, key: key, at: first,
-				detail: fmt.Sprintf("    %s: %s\n    %s: %s", ref.impl, brief2(want, i), o.impl, brief2(got, i))}
-			if first >= cut {
+				detail: fmt.Sprintf("    %s: %s\n    %s: %s", ref.impl, brief2(itemStrs(want), i), o.impl, brief2(itemStrs(got), i))}
+			if first >= an.cutoff(uid, end) {
 				if t := an.taints[uid]; slices.Contains(allowed, t.why) {
 					m.why = t.why
 					m.detail += "\n    because " + t.detail
@@ -344,20 +414,24 @@ func compare(p *plan, obs []*observation, allowed []*divergence) *comparison {
 			}
 			c.mismatches = append(c.mismatches, m)
 		}
+		// probewheel's times may be up to a tick after upstream's; the other
+		// arms' must match exactly.
+		tol := time.Duration(0)
+		if o.impl == "probewheel" {
+			tol = wheelTick
+		}
 		for _, k := range unionKeys(ref.updates, o.updates) {
-			re, ge := eventsBefore(ref.updates[k], end), eventsBefore(o.updates[k], end)
-			diff("updates", k.String(), k.uid, strs(re), strs(ge), firstAt(re, ge, func(e event) time.Duration { return e.at }))
+			diff("updates", k.String(), k.uid, eventItems(ref.updates[k], end), eventItems(o.updates[k], end+tol), tol)
 		}
 		for _, k := range unionKeys(ref.calls, o.calls) {
-			rc, gc := callsBefore(ref.calls[k], end), callsBefore(o.calls[k], end)
-			diff("runs", k.String(), k.uid, callStrs(rc), callStrs(gc), firstAt(rc, gc, func(c call) time.Duration { return c.start }))
+			diff("runs", k.String(), k.uid, callItems(ref.calls[k], end), callItems(o.calls[k], end+tol), tol)
 		}
 		for i, st := range p.steps {
 			if st.op.kind != opUpdate || st.pod == nil {
 				continue
 			}
-			diff("status", fmt.Sprintf("UpdatePodStatus(%s) at %.3fs", st.pod.uid, st.at.Seconds()), st.pod.uid,
-				[]string{fmt.Sprint(ref.status[i])}, []string{fmt.Sprint(o.status[i])}, func(int) time.Duration { return st.at })
+			diff("status", fmt.Sprintf("UpdatePodStatus(%s) at %.5fs", st.pod.uid, st.at.Seconds()), st.pod.uid,
+				[]item{{fmt.Sprint(ref.status[i]), st.at}}, []item{{fmt.Sprint(o.status[i]), st.at}}, 0)
 		}
 	}
 	if an.youngRuns > fastSlots {
@@ -416,35 +490,42 @@ func callsBefore(cs []call, t time.Duration) []call {
 	return cs[:i]
 }
 
-func strs(es []event) []string {
-	out := make([]string, len(es))
-	for i, e := range es {
-		out[i] = e.String()
+// item is one element of what compare compares: what happened, and when.
+type item struct {
+	key string
+	at  time.Duration
+}
+
+// onTick is t on the first tick of length tick at or after it (tick 0: t).
+func onTick(t, tick time.Duration) time.Duration {
+	if tick == 0 {
+		return t
+	}
+	return (t + tick - 1) / tick * tick
+}
+
+func eventItems(es []event, before time.Duration) []item {
+	var out []item
+	for _, e := range eventsBefore(es, before) {
+		out = append(out, item{e.cid + " " + e.result.String(), e.at})
 	}
 	return out
 }
 
-func callStrs(cs []call) []string {
-	out := make([]string, len(cs))
-	for i, c := range cs {
-		out[i] = fmt.Sprintf("%.3fs %s", c.start.Seconds(), c.id)
+func callItems(cs []call, before time.Duration) []item {
+	var out []item
+	for _, c := range callsBefore(cs, before) {
+		out = append(out, item{c.id, c.start})
 	}
 	return out
 }
 
-// firstAt returns when the i-th elements of a and b happen, the earlier one
-// if both exist.
-func firstAt[T any](a, b []T, at func(T) time.Duration) func(int) time.Duration {
-	return func(i int) time.Duration {
-		switch {
-		case i < len(a) && i < len(b):
-			return min(at(a[i]), at(b[i]))
-		case i < len(a):
-			return at(a[i])
-		default:
-			return at(b[i])
-		}
+func itemStrs(its []item) []string {
+	out := make([]string, len(its))
+	for i, it := range its {
+		out[i] = fmt.Sprintf("%.5fs %s", it.at.Seconds(), it.key)
 	}
+	return out
 }
 
 // brief2 shows a list around index i, where two lists first differ.

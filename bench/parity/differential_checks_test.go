@@ -246,11 +246,19 @@ type sweepSummary struct {
 	Pods        int            `json:"pods"`
 	Explained   map[string]int `json:"divergences_explained"`
 	Unexplained int            `json:"divergences_unexplained"`
+	// Per arm: the differences from upstream's first play, explained and
+	// not; upstream-again's are upstream's own (its random select).
+	ByImpl map[string]*armCount `json:"by_impl"`
 	// The most runs younger than slowAfter in flight at once, over all
 	// sequences: the premise that no run waits for an executor slot.
 	YoungRuns  int     `json:"young_runs_in_flight_max"`
 	Seconds    float64 `json:"seconds"`
 	SimSeconds float64 `json:"simulated_seconds_per_impl"`
+}
+
+type armCount struct {
+	Explained   int `json:"explained"`
+	Unexplained int `json:"unexplained"`
 }
 
 type compared struct {
@@ -270,9 +278,11 @@ func TestDifferentialSweep(t *testing.T) {
 	}
 	start := time.Now()
 	var mu sync.Mutex
-	sum := sweepSummary{Ops: map[string]int{}, TaintPoints: map[string]int{}, Explained: map[string]int{}}
-	for _, impl := range referenceFirst(t, bench.Impls) {
+	sum := sweepSummary{Ops: map[string]int{}, TaintPoints: map[string]int{}, Explained: map[string]int{}, ByImpl: map[string]*armCount{}}
+	impls := withUpstreamAgain(bench.Impls)
+	for _, impl := range referenceFirst(t, impls) {
 		sum.Impls = append(sum.Impls, impl.Name)
+		sum.ByImpl[impl.Name] = &armCount{}
 	}
 	t.Run("seq", func(t *testing.T) {
 		for i := range n {
@@ -281,7 +291,7 @@ func TestDifferentialSweep(t *testing.T) {
 				data := randomInput(rand.New(rand.NewPCG(uint64(i), 0x5eed)))
 				seq := decode(data)
 				p := resolve(seq)
-				obs := playAll(t, bench.Impls, p)
+				obs := playAll(t, impls, p)
 				c := compare(p, obs, allowedDivergences)
 				an := analyse(p, obs[0])
 				for _, m := range c.unexplained() {
@@ -311,10 +321,17 @@ func TestDifferentialSweep(t *testing.T) {
 				sum.Compared.Runs += c.runs
 				sum.Compared.Statuses += c.statuses
 				for _, m := range c.mismatches {
+					arm := sum.ByImpl[m.impl]
+					if arm == nil { // the analysis's premise
+						arm = &armCount{}
+						sum.ByImpl[m.impl] = arm
+					}
 					if m.why == nil {
 						sum.Unexplained++
+						arm.Unexplained++
 					} else {
 						sum.Explained[m.why.id]++
+						arm.Explained++
 					}
 				}
 			})
@@ -358,7 +375,14 @@ func sweepMarkdown(s sweepSummary) []byte {
 	for _, d := range notReachable {
 		fmt.Fprintf(&b, "| %s | %s |\n", d.doc, d.why)
 	}
-	fmt.Fprintf(&b, "\nRuns younger than %v in flight at once, at most: %d (the pool has %d fast slots at least).\n", slowAfter, s.YoungRuns, fastSlots)
+	fmt.Fprintf(&b, "\nRuns younger than %v in flight at once, at most: %d (the pool has %d slots at least).\n", slowAfter, s.YoungRuns, fastSlots)
+	fmt.Fprintf(&b, "\n| arm against upstream | differences explained | unexplained |\n|---|---|---|\n")
+	for _, name := range s.Impls[1:] {
+		if a := s.ByImpl[name]; a != nil {
+			fmt.Fprintf(&b, "| %s | %d | %d |\n", name, a.Explained, a.Unexplained)
+		}
+	}
+	fmt.Fprintf(&b, "\n%s is upstream's package played a second time: its differences are upstream's own, where its select picks at random.\n", upstreamAgain)
 	fmt.Fprintf(&b, "\n**Unexplained differences: %d**\n", s.Unexplained)
 	return b.Bytes()
 }

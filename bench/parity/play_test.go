@@ -256,10 +256,7 @@ func play(t *testing.T, impl bench.Impl, p *plan) *observation {
 			status = *status.DeepCopy()
 			n.mgr.UpdatePodStatus(n.ctx, pod, &status)
 			obs.status[i] = statusOf(status)
-			// The kubelet writes the status back after the call; a run that
-			// the call triggered reads the status before (it runs at once).
-			time.Sleep(time.Millisecond)
-			n.status.SetPodStatus(klog.Background(), pod, status)
+			writeBack(n, pod, status)
 		case opStopLS:
 			if st.pod != nil {
 				n.mgr.StopLivenessAndStartup(pods[st.pod])
@@ -316,6 +313,32 @@ func play(t *testing.T, impl bench.Impl, p *plan) *observation {
 		}
 	}
 	return obs
+}
+
+// writeBackDelay is when the kubelet writes back the status an
+// UpdatePodStatus filled in: after the rest of its sync. A run that the call
+// triggered reads the status before, in upstream (at once) and in
+// probewheel (on the next tick) alike.
+const writeBackDelay = 5 * time.Millisecond
+
+// writeBack writes the Started and Ready that UpdatePodStatus set into the
+// status manager writeBackDelay later, for the containers that have not been
+// restarted meanwhile: ops in between go on at their own instants.
+func writeBack(n *node, pod *v1.Pod, computed v1.PodStatus) {
+	time.AfterFunc(writeBackDelay, func() {
+		status, _ := n.status.GetPodStatus(pod.UID)
+		status = *status.DeepCopy()
+		for _, list := range [][]v1.ContainerStatus{status.ContainerStatuses, status.InitContainerStatuses} {
+			for i := range list {
+				for _, c := range slices.Concat(computed.ContainerStatuses, computed.InitContainerStatuses) {
+					if c.Name == list[i].Name && c.ContainerID == list[i].ContainerID {
+						list[i].Started, list[i].Ready = c.Started, c.Ready
+					}
+				}
+			}
+		}
+		n.status.SetPodStatus(klog.Background(), pod, status)
+	})
 }
 
 // newFuzzPod makes the v1.Pod of a plan's pod and its first status: every

@@ -169,6 +169,39 @@ var seeds = []seed{
 		onSlot(opUpdate, 5, 0),
 	)},
 	{"more hung probes than fast slots", manyHungSeed()},
+	// The due window: a pod added off a tick, so that its due times fall
+	// between two of probewheel's ticks, and ops in the shadow of its
+	// AddPod, between a due time and the tick its run starts on.
+	{"a trigger in a due window", seq(
+		// successThreshold 3: the runs at 0 and 2 s count two successes, the
+		// trigger's run right after the second the third.
+		placed(addPod(0, 0, false, ctr(false, none, probe(2, 3, 1, 0), none)), offTickPlace),
+		placed(onSlot(opUpdate, 2, 0), shadow),
+		placed(onSlot(opUpdate, 2, 0), shadow),
+	)},
+	{"a stop in a due window", seq(
+		placed(addPod(0, 0, false, ctr(false, none, none, probe(2, 1, 1, 0))), offTickPlace),
+		target(1, 0, 0, livenessKind, modeFail, 0),
+		placed(onSlot(opStopLS, 1, 0), shadow),
+	)},
+	{"a trigger at a first run that takes a second", seq(
+		addPod(0, 0, false, ctr(false, none, probe(3, 1, 1, 0), none)),
+		target(0, 0, 0, readinessKind, modeFail, 1),
+		placed(onSlot(opUpdate, 3, 0), shadow),
+	)},
+	{"a trigger and a stop at the instant of the first runs", seq(
+		addPod(0, 0, false, ctr(false, none, probe(3, 1, 1, 0), probe(1, 1, 1, 0))),
+		placed(onSlot(opUpdate, 0, 0), withAdd),
+		placed(addPod(2, 1, false, ctr(false, none, probe(1, 1, 1, 0), probe(2, 1, 1, 0))), offTickPlace),
+		placed(onSlot(opStopLS, 0, 1), withAdd),
+		placed(onSlot(opUpdate, 1, 1), shadow),
+	)},
+}
+
+// placed is o landing at place p.
+func placed(o op, p place) op {
+	o.place = p
+	return o
 }
 
 // manyHungSeed hangs the four probes of each of nine pods (a fresh pod in

@@ -14,20 +14,32 @@ import (
 // Timing discipline. Upstream's worker picks at random among channels that
 // are ready at the same instant; a sequence must never let that randomness
 // decide an outcome the comparison looks at. Every period and every hang is
-// a whole number of seconds, and op i happens at a whole second plus
-// (i+1)·opSpacing. Probe runs start only when a pod is added, on ticks of a
-// grid that starts at a run, at the end of a run, or on a manual trigger,
-// so every run starts and ends at a whole second plus the offset of the op
-// that added the pod or triggered the run. The offsets are distinct, so no
-// op ever lands on the instant a tick falls due or a run starts or ends.
-// They are whole ticks of probewheel's wheel (schedulerTick, 4 ms) from the
-// manager's start, so every due time is on a tick, where probewheel runs it
-// at the instant upstream does; off a tick it runs up to one tick later
-// (doc.go), which pkg/kubelet/prober's TestSchedulerRunsOfATickStartTogether
-// pins.
-// What randomness remains is at the end of a run, when a stop, a tick or a
-// trigger that arrived during the run are ready together; compare_test.go finds
-// those points and explains them by doc.go's differences.
+// a whole number of seconds, and op i happens at a whole second plus its
+// offset, which is distinct from every other op's. Probe runs start only
+// when a pod is added, on ticks of a grid that starts at a run, at the end
+// of a run, or on a manual trigger, so every run starts and ends at a whole
+// second plus the offset of the op that added the pod or triggered the run,
+// and no op ever lands on the instant a tick falls due or a run starts or
+// ends. What randomness remains is at the end of a run, when a stop, a tick
+// or a trigger that arrived during the run are ready together;
+// compare_test.go finds those points and explains them by doc.go's
+// differences.
+//
+// Where an op lands (op.place) is what probewheel's ticks see. On a tick
+// (i+1)·opSpacing from the manager's start, a run the op starts is due on a
+// tick of the wheel, where probewheel starts it at the instant upstream
+// does. Off a tick (a millisecond later), probewheel starts it on the next
+// tick, up to schedulerTick late (doc.go). In the shadow of an earlier op
+// that starts runs (AddPod, UpdatePodStatus), the op lands a millisecond
+// after that op's offset, in a later second: between the due time of a run
+// on that op's grid and the tick probewheel starts it on, where a trigger, a
+// stop or a change of the world must not change which runs happen. With the
+// AddPod right before it, an UpdatePodStatus, StopLivenessAndStartup,
+// RemovePod or CleanupPods lands at that instant, while the new workers'
+// first runs begin (upstream's worker takes the trigger or the stop after
+// its first run, whichever goroutine goes first); any other op lands off a
+// tick instead, since a change of the world at that instant would race the
+// first runs.
 
 // kind is a probe type, in the order AddPod starts a container's workers.
 type kind uint8
@@ -98,6 +110,10 @@ const (
 	maxOps    = 48
 	maxDelay  = 6 // whole seconds between ops: 0..maxDelay-1
 	opSpacing = 8 * time.Millisecond
+	// Off a tick, an op lands offTick plus i·placeStep after its place: a
+	// tick's first millisecond, distinct for every op.
+	offTick   = time.Millisecond
+	placeStep = 10 * time.Microsecond
 	// startAfter is when the first op may happen: past the restart window of
 	// the longest period (4 s), so no worker sleeps a random part of its
 	// period (doc.go's golden-ratio spread applies only within it).
@@ -106,9 +122,23 @@ const (
 	settle = 12 * time.Second
 )
 
+// place is where in its second an op lands.
+type place uint8
+
+const (
+	onTheGrid place = iota
+	offTickPlace
+	shadow
+	withAdd // at the instant of the AddPod just before, at its first runs
+	numPlaces
+)
+
+var placeNames = [...]string{"", " (off a tick)", " (in a due window)", " (with the AddPod)"}
+
 type op struct {
 	kind  opKind
 	delay int // whole seconds after the previous op's whole second
+	place place
 	slot  int
 	fresh bool    // opAdd: a new pod even if the slot holds one
 	spec  podSpec // opAdd, used when a new pod is made
@@ -123,13 +153,43 @@ type op struct {
 type sequence struct{ ops []op }
 
 // at is when op i happens, since the runner's t0 (the manager's start plus
-// startAfter).
+// startAfter): its whole second plus its offset, a second later while that
+// is not after the op before it (an op in the shadow of an earlier one may
+// have a smaller offset than the one before it).
 func (s sequence) at(i int) time.Duration {
+	var at, prev time.Duration = 0, -1
 	secs := 0
-	for _, o := range s.ops[:i+1] {
+	for j, o := range s.ops[:i+1] {
 		secs += o.delay
+		at = time.Duration(secs)*time.Second + s.offset(j)
+		for at < prev || at == prev && s.offset(j) != s.offset(j-1) {
+			at += time.Second
+		}
+		prev = at
 	}
-	return time.Duration(secs)*time.Second + time.Duration(i+1)*opSpacing
+	return at
+}
+
+// offset is where in its second op i lands.
+func (s sequence) offset(i int) time.Duration {
+	switch s.ops[i].place {
+	case offTickPlace:
+		return time.Duration(i+1)*opSpacing + offTick + time.Duration(i)*placeStep
+	case withAdd:
+		if k := s.ops[i].kind; i > 0 && s.ops[i-1].kind == opAdd && s.ops[i].delay == 0 &&
+			(k == opUpdate || k == opStopLS || k == opRemove || k == opCleanup) {
+			return s.offset(i - 1)
+		}
+		return time.Duration(i+1)*opSpacing + offTick + time.Duration(i)*placeStep
+	case shadow:
+		for j := i - 1; j >= 0; j-- {
+			if k := s.ops[j].kind; k == opAdd || k == opUpdate {
+				return s.offset(j) + offTick + time.Duration(i)*placeStep
+			}
+		}
+		return time.Duration(i+1)*opSpacing + offTick + time.Duration(i)*placeStep
+	}
+	return time.Duration(i+1) * opSpacing
 }
 
 // end is when the comparison stops looking: settle after the last op, at an
@@ -162,7 +222,9 @@ func decode(data []byte) sequence {
 	r := &reader{b: data}
 	var s sequence
 	for !r.done() && len(s.ops) < maxOps {
-		o := op{kind: opCodes[r.next()%16], delay: int(r.next() % maxDelay)}
+		o := op{kind: opCodes[r.next()%16]}
+		d := r.next()
+		o.delay, o.place = int(d%maxDelay), place(d/maxDelay%byte(numPlaces))
 		a, b := r.next(), r.next()
 		switch o.kind {
 		case opAdd:
@@ -237,7 +299,7 @@ func encode(s sequence) []byte {
 			a = byte(o.slot) | byte(o.ctr)<<2 | byte(o.probe)<<3
 			b = byte(o.mode) + byte(numModes)*byte(o.hang)
 		}
-		out = append(out, canonical[o.kind], byte(o.delay), a, b)
+		out = append(out, canonical[o.kind], byte(o.delay)+maxDelay*byte(o.place), a, b)
 		if o.kind == opAdd {
 			out = append(out, encodeSpec(o.spec)...)
 		}
@@ -274,7 +336,7 @@ func encodeSpec(spec podSpec) []byte {
 func (s sequence) String() string {
 	var b strings.Builder
 	for i, o := range s.ops {
-		fmt.Fprintf(&b, "  %8.3fs %s\n", s.at(i).Seconds(), o)
+		fmt.Fprintf(&b, "  %9.5fs %s%s\n", s.at(i).Seconds(), o, placeNames[o.place])
 	}
 	fmt.Fprintf(&b, "  %8.3fs end", s.end().Seconds())
 	return b.String()

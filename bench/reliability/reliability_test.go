@@ -68,8 +68,9 @@ func TestSoak(t *testing.T) {
 
 // slowShort is go test's slow kubelet. Every readiness target flips at once,
 // so that during the stall more runs wait on the results channel (2,500)
-// than the pool's slow lane holds (2,048): healthy but slow liveness probes
-// stay on time only if those runs leave the pool (delivery.go).
+// than a bound of 2,048 runs in flight holds (the AfterFunc arm's): healthy
+// but slow liveness probes stay on time only if those runs hold no slot
+// (pool.go: a run gives its slot up once it has taken slowAfter).
 var slowShort = SlowConfig{Pods: 2500, Period: 10 * time.Second, Baseline: 20 * time.Second, Stall: 30 * time.Second, Drain: 30 * time.Second,
 	FlipEvery: 20 * time.Second, Flip: 1, SlowEvery: 10, SlowLatency: 50 * time.Millisecond}
 

@@ -1,4 +1,6 @@
-// probewheel:module-only — never exported to the kubernetes tree (hack/update-patches.sh).
+//go:build !probewheel_export
+
+// Module-only: a stand-in for the gate series/02-feature-gate registers in the kubernetes tree; never exported.
 
 /*
 Copyright 2026 The probewheel Authors.

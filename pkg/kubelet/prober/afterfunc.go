@@ -1,4 +1,6 @@
-// probewheel:module-only — the bench's AfterFunc arm (bench/impl.go), measured beside the product; never exported.
+//go:build !probewheel_export
+
+// Module-only: the bench's AfterFunc arm (bench/impl.go), measured beside the product; never exported.
 
 /*
 Copyright 2026 The probewheel Authors.
@@ -18,8 +20,8 @@ limitations under the License.
 
 package prober
 
-// The AfterFunc design is the one a reviewer proposes first: no wheel, loop,
-// executors or inline runs. Each worker arms a runtime timer
+// The AfterFunc design is the one a reviewer proposes first: no wheel, loop
+// or executors. Each worker arms a runtime timer
 // (time.AfterFunc) for its next run, the runtime's per-P timer heaps do the
 // scheduling, and a semaphore bounds the runs in flight. Between runs a
 // worker holds a timer and no goroutine; a run's goroutine is the timer's
@@ -30,8 +32,9 @@ package prober
 // (probeTicker), a manual trigger that restarts the period, a stop taken
 // between runs, the random first-run sleep within a period of the manager's
 // start. What it leaves out is what probewheel's scheduler adds on top:
-// shared wake-ups (every run is a wake-up of its own), the fast and slow
-// lanes (a hung probe holds a semaphore slot like a healthy one), and a stop
+// shared wake-ups (every run is a wake-up of its own), slots given up by runs
+// that take slowAfter (a hung probe holds a semaphore slot like a healthy
+// one), and a stop
 // or trigger reaching a timer through the manager's calls, not a channel the
 // worker waits on (poke).
 //
@@ -76,19 +79,21 @@ type afterFuncRun struct {
 
 // NewAfterFuncManager turns a Manager that NewManager built with the
 // ProbeTimerWheel gate off into the AfterFunc design, with slots runs in
-// flight at most (slots <= 0: the same bound as probewheel's default pool,
-// both lanes together).
+// flight at most (slots <= 0: afterFuncSlots).
 func NewAfterFuncManager(m Manager, slots int) Manager {
 	pm := m.(*manager)
 	if pm.scheduler != nil {
 		panic("prober: NewAfterFuncManager needs a manager built with the ProbeTimerWheel gate off")
 	}
 	if slots <= 0 {
-		l := defaultPoolLimits()
-		slots = l.fast + l.slow
+		slots = afterFuncSlots
 	}
 	return &afterFuncManager{manager: pm, epoch: time.Now(), sem: make(chan struct{}, slots), runs: map[*worker]*afterFuncRun{}}
 }
+
+// afterFuncSlots is the arm's default bound: room for a tenth of the probes of
+// a node with 10,000 pods and two probes each to hang at once.
+const afterFuncSlots = 2048
 
 func (a *afterFuncManager) now() time.Duration { return time.Since(a.epoch) }
 
@@ -166,7 +171,7 @@ func (a *afterFuncManager) fire(r *afterFuncRun) {
 				}
 				continue
 			}
-			r.ticker.start()
+			r.ticker.due += r.ticker.period // upstream creates its ticker after the sleep
 			r.first = false
 		case len(w.stopCh) > 0:
 			<-w.stopCh

@@ -1,4 +1,6 @@
-// probewheel:module-only — tests the bench's AfterFunc arm (afterfunc.go), which is never exported.
+//go:build !probewheel_export
+
+// Module-only: tests the bench's AfterFunc arm (afterfunc.go), which is never exported.
 
 /*
 Copyright 2026 The probewheel Authors.
@@ -97,7 +99,7 @@ func TestAfterFuncArm(t *testing.T) {
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				h := newHarnessWith(t, nil)
+				h := newHarnessWith(t, false, 0)
 				h.m.scheduler = nil // the gate-off manager the arm is built on
 				a := NewAfterFuncManager(h.m, tc.slots).(*afterFuncManager)
 				if !tc.restart {

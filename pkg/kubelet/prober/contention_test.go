@@ -1,4 +1,6 @@
-// probewheel:module-only — compares the scheduler with the AfterFunc arm (afterfunc.go), which the kubelet never builds.
+//go:build !probewheel_export
+
+// Module-only: compares the scheduler with the AfterFunc arm (afterfunc.go), which the kubelet never builds.
 
 /*
 Copyright 2026 The probewheel Authors.

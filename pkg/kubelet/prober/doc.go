@@ -21,56 +21,53 @@ limitations under the License.
 // results managers whose Updates() syncLoopIteration reads, the prober (all
 // four handlers), the worker state machine in doProbe, and the metrics
 // prober_probe_total and prober_probe_duration_seconds. What changes is how
-// probes are scheduled and run.
+// probes are scheduled.
 //
 // With the ProbeTimerWheel feature gate on, a worker (the same worker,
-// doProbe, probeKey) has no goroutine: a hierarchical timing wheel
-// (wheel.go) holds its next due time, one goroutine (loop.go) wakes for the
-// runs due on each tick, runs the quick ones itself (inline.go) and hands
-// the rest to a bounded executor pool (pool.go, executor.go). scheduler.go
-// has the state machine and the lock order. With the gate off, every worker
-// runs upstream's loop. The reasons, the alternatives and the measurements
-// are in probewheel's docs/design.md.
+// doProbe, probeKey) has no goroutine: a timing wheel (wheel.go) holds its
+// next due time, one goroutine (scheduler.go's loop) wakes for the runs due
+// on each tick and hands them to a pool (pool.go) that bounds how many start
+// at once, and executors (executor.go) run them. With the gate off, every
+// worker runs upstream's loop. The reasons, the alternatives and what each
+// mechanism was measured to buy are in probewheel's docs/design.md.
 //
 // # Contract
 //
 // With the gate on, for every probe spec the API server accepts:
 //
-//   - A worker's runs fall when upstream's worker loop would run them
-//     (ticker.go): the first at once, then one per period on a grid that
-//     starts at the first run, each on the wheel's first 4 ms tick at or
-//     after its grid point.
-//   - A run that outlasts its period is followed at once by the next, as a
-//     ticker keeps one tick for a busy receiver; further ticks that fall
-//     during the run are dropped and counted
+//   - Which runs happen is upstream's: the scheduler decides, at the instant
+//     upstream's worker would take a tick, a trigger or a stop from its
+//     select, what the worker does next, and nothing that comes later
+//     changes that (scheduler.go). A run that is due runs, however late it
+//     starts; a trigger or a stop that comes after it takes effect after it.
+//   - Runs follow upstream's ticker (ticker.go): the first when the worker
+//     starts, then one per period on a grid that starts at the first run's
+//     due time. A run that outlasts its period is followed at once by the
+//     next, as a ticker keeps one tick for a busy receiver; further ticks
+//     that fall during the run are dropped and counted
 //     (prober_scheduler_skipped_runs_total). A probe never has two runs in
 //     flight.
 //   - A manual trigger (UpdatePodStatus on a container that is not ready)
-//     runs the probe as soon as the worker is free and restarts the grid
-//     there; like upstream's one-slot channel, one trigger waits at most,
-//     and a trigger before the first run runs right after it.
-//   - A stopped worker exits when its run in flight ends; one stopped before
-//     its first run probes once first, as upstream's does.
+//     runs the probe and restarts the period there: at once if the worker
+//     waits, after the run that is due or in flight otherwise. Like
+//     upstream's one-slot channel, one trigger waits at most.
+//   - A stopped worker exits when its run due or in flight ends; one stopped
+//     before its first run probes once first.
+//   - Every run starts on the first tick of the wheel (schedulerTick) at or
+//     after its due time, so that runs due close together share a wake-up
+//     and a worker's intervals are exactly its period.
 //   - Within one period of the manager's start (a kubelet restart), first
 //     runs are spread over their period by a golden-ratio sequence seeded by
-//     the host name (spread.go), where upstream sleeps a random part of it;
-//     after that, a new worker probes at once.
-//   - Runs in flight are bounded (pool.go): a fast lane of 16 slots per CPU
-//     (32 to 256) and a slow lane of 2048 for probes whose last run overran
-//     slowAfter (10 ms). A run that blocks delays healthy probes by at most
-//     slowAfter rounded up to the wheel's tick (12 ms), once, however many
-//     block at once, while the slow lane has room.
-//   - Every result a run sets reaches Updates(), in order. A run about to
-//     block on a full Updates() channel gives its slot up while it waits
-//     (delivery.go), so a stalled sync loop blocks only the runs whose
-//     results it has not read.
-//   - The loop runs a run itself only if that probe's last run was quick
-//     (under 1 ms), for up to 1 ms per tick; if one is still going at the
-//     loop's first tick 2 ms after the batch started, or would block on a
-//     full Updates() channel, a new goroutine takes the wheel over
-//     (inline.go), so no run holds the wheel up for longer than about 6 ms.
-//   - An idle probe costs a wheel timer in its worker struct; every goroutine
-//     exits when the last probe stops.
+//     the host name (spread.go), where upstream sleeps a random part of it.
+//   - At most the pool's slots runs start at once; a run that finds them
+//     all held waits for one, at most slowAfter, and runs that take slowAfter
+//     or more hold none (pool.go). So neither probes that hang nor runs
+//     blocked on a results channel the kubelet does not read hold other
+//     probes back by more than slowAfter, once.
+//   - Every result a run sets reaches Updates(), in order: a run blocks on a
+//     full channel as upstream's worker does.
+//   - An idle probe costs its worker struct; every goroutine exits when the
+//     last probe stops.
 //
 // In both modes a run does upstream's work, with upstream's results, and less
 // of it: an exec command expanded once per worker, an HTTP request built
@@ -85,9 +82,9 @@ limitations under the License.
 // timer of any period (up to math.MaxInt32 seconds) at one tick's
 // precision. A period that is not positive cannot come from the API server;
 // upstream would panic in time.NewTicker on it and take the kubelet down, so
-// probewheel logs it once and probes at the API default of 10 s
-// (probe_spec.go). A panicking handler is recovered in doProbe as upstream
-// does, and the worker keeps its schedule.
+// probewheel logs it once and probes at the API default (probe_spec.go). A
+// panicking handler is recovered in doProbe as upstream does, and the worker
+// keeps its schedule.
 //
 // # Differences from upstream, on purpose
 //
@@ -95,34 +92,27 @@ limitations under the License.
 // ready together, probewheel decides, and where upstream crashes, it does
 // not. Each difference is pinned by a test.
 //
-//   - A stop request is taken before a tick or a trigger that is ready at
-//     the same moment; upstream picks at random, and may run once more.
+//   - A stop request is taken before a tick or a trigger that is ready at the
+//     same moment; upstream picks at random, and may run once more.
 //   - After a run during which both a tick and a trigger came, the trigger is
 //     taken, which restarts the period and drops the tick; upstream picks at
 //     random, and when it takes the tick first it runs again at once for the
 //     trigger.
-//   - A manual trigger that lands at the instant a run starts is served by
-//     that run: the probe runs once and the period restarts with it; upstream
-//     may run twice, and with successThreshold > 1 count two successes at
-//     one instant (TestSchedulerTriggerAtTheInstantOfATick).
-//   - Runs start on the first tick of the scheduler's wheel (4 ms) at or
-//     after their due time, so that runs due close together share a wake-up.
-//     A worker's runs on its grid are all late by the same offset, so the
-//     intervals between them stay exact; an interval that starts with a run
-//     off the grid (a first run, a manual one, one right after an overrun)
-//     is up to one tick longer than upstream's
-//     (TestSchedulerRunsOfATickStartTogether).
+//   - A trigger or a stop at the instant a tick falls due comes after the
+//     tick's run; upstream's select may take either first
+//     (TestSchedulerTriggerAtTheInstantOfATick).
+//   - Runs start on the first tick of the scheduler's wheel at or after their
+//     due time: up to one tick late, by the same offset in every period of a
+//     worker (TestSchedulerRunsOfATickStartTogether).
 //   - First runs after a kubelet restart are spread by the golden-ratio
 //     sequence above, not by a random sleep.
-//   - A period that is not positive probes every 10 s where upstream panics.
+//   - A period that is not positive probes at the API's default period
+//     (fallbackPeriodSeconds) where upstream panics.
 //   - A worker that exits removes its map entry only if the entry is still
 //     itself, so it cannot remove a newer worker for the same probe.
-//   - Runs may wait for an executor slot (prober_scheduler_queue_wait_seconds);
-//     with healthy probes and the default pool they do not.
-//   - Runs due on the same tick as a quick probe's run that turns slow on the
-//     loop's goroutine may start up to 6 ms late, once: the runs queued
-//     behind it wait until the wheel is handed off
-//     (TestSchedulerInlineRunThatBlocks).
+//   - A run may wait for a slot of the pool, at most slowAfter
+//     (prober_scheduler_queue_wait_seconds); with healthy probes and the
+//     default pool it does not.
 //
 // AddPod skips only the container whose probe worker exists instead of
 // returning, as upstream does since 1.37 (kubernetes#138930); the series of

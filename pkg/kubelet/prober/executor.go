@@ -18,170 +18,105 @@ package prober
 
 import "sync"
 
-// executors are the goroutines that run probes. A run that got a slot goes
-// to the ready queue; executors take runs from it until it is empty, then
-// park. Waking a goroutine costs about what a whole probe run of a no-op
-// exec costs, so executors are woken sparingly: when runs wait in the queue
-// and no executor is already on its way to take one (the "spinning" one,
-// woken but not yet at the queue), one is woken, or started. An executor
-// that takes a run and leaves more behind does the same, so the executors
-// working grow with the backlog: a tick's ten due runs of a microsecond each
-// take one or two wake-ups, ten slow ones soon run side by side. What bounds
-// how many runs go at once is whoever fills the queue (the pool's slots),
-// not the executors.
+// executors are the goroutines that run probes: they take runs from a queue
+// until it is empty, then park, up to maxIdle of them. Waking a goroutine
+// costs about what a no-op probe run costs (a futex when it wakes a thread),
+// so one is woken, or started, only when runs wait and none is on its way to
+// the queue (spinning); one that takes a run and leaves more behind wakes the
+// next. The executors at work grow with the backlog: a tick's quick runs take
+// a wake-up or two, runs that block soon run side by side. How many run at
+// once is the pool's to bound, not theirs.
 //
-// Example, runs A, B, C queued at once, all executors parked:
+// Example, runs A, B, C queued at once, every executor parked:
 //
-//	queue=[A B C], nobody spinning → wake E1 (spinning=1)
-//	E1:    takes A, leaves [B C] → wake E2 (spinning=1); runs A
-//	E1:    finishes A, takes B (E2 is still waking: no wake-up)
-//	E2:    takes C; E1 finishes B, finds nothing, parks
-//
-// Executors park up to maxIdle, since a fresh goroutine has to grow its
-// stack to doProbe's depth.
+//	queue [A B C], nobody spinning → wake E1 (spinning 1)
+//	E1 takes A, leaves [B C]       → wake E2 (spinning 1); E1 runs A
+//	E1 ends A, takes B             (E2 still waking: no wake-up)
+//	E2 takes C; E1 ends B, finds nothing, parks
 type executors struct {
-	// mu guards every field below; it is the scheduler's, which holds it
-	// around every call.
-	mu *sync.Mutex
-	// do runs w, just taken from the queue. Called with mu held, it returns
-	// with mu held and releases it while the probe runs.
-	do func(w *worker)
-	// done reports that no run will come any more: an executor with nothing
-	// to take exits instead of parking.
-	done func() bool
-
-	queue readyQueue
-	// spinning counts executors woken or started to take runs from the queue
-	// that have not reached it yet. One is woken only while spinning is 0,
-	// so runs that queue up together cost one wake-up, not one each.
-	spinning int
-	// idle holds the parked executors, most recently parked last;
-	// len(idle) <= maxIdle.
-	idle    []*executor
+	// run runs w and returns a run for the same executor to take next.
+	run     func(w *worker) *worker
 	maxIdle int
-	// wakeups counts executors woken or started.
-	wakeups int64
-	// goPerRun (ablation): every queued run gets a goroutine of its own.
-	goPerRun bool
+
+	mu       sync.Mutex
+	queue    []*worker
+	head     int             // queue[head:] waits
+	spinning int             // woken or started, not at the queue yet
+	idle     []chan struct{} // parked executors' wake-ups, most recent last
+	closed   bool            // no worker is left: an executor with nothing to do exits
 }
 
-// executor is a parked executor's wake-up call.
-type executor struct {
-	wake chan struct{} // capacity 1: a wake-up never blocks the waker
-}
-
-func newExecutor() *executor { return &executor{wake: make(chan struct{}, 1)} }
-
-// readyQueue is a FIFO of workers whose runs wait for an executor.
-type readyQueue struct {
-	items []*worker
-	head  int
-}
-
-func (q *readyQueue) len() int { return len(q.items) - q.head }
-
-func (q *readyQueue) push(w *worker) { q.items = append(q.items, w) }
-
-func (q *readyQueue) peek() *worker { return q.items[q.head] }
-
-func (q *readyQueue) pop() *worker {
-	w := q.items[q.head]
-	q.items[q.head] = nil
-	q.head++
-	if q.head == len(q.items) {
-		q.items, q.head = q.items[:0], 0
-	} else if q.head > 256 && q.head > len(q.items)/2 {
-		n := copy(q.items, q.items[q.head:])
-		clear(q.items[n:])
-		q.items, q.head = q.items[:n], 0
+// submit queues runs and makes sure an executor will take them.
+func (x *executors) submit(runs []*worker) {
+	if len(runs) == 0 {
+		return
 	}
-	return w
-}
-
-// ready queues w's run and makes sure an executor will take it.
-func (x *executors) ready(w *worker) {
-	x.queue.push(w)
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.closed = false
+	x.queue = append(x.queue, runs...)
 	x.wake()
 }
 
-// wake wakes a parked executor, or starts one, if runs wait and no executor
-// is already on its way to take one.
+// wake wakes a parked executor, or starts one, if runs wait and none is on
+// its way. Called with mu held.
 func (x *executors) wake() {
-	if x.goPerRun {
-		for x.queue.len() > 0 {
-			w := x.queue.pop()
-			go x.runOne(w)
-		}
-		return
-	}
-	if x.queue.len() == 0 || x.spinning > 0 {
+	if x.head == len(x.queue) || x.spinning > 0 {
 		return
 	}
 	x.spinning++
-	x.wakeups++
 	if n := len(x.idle); n > 0 {
-		e := x.idle[n-1]
-		x.idle[n-1] = nil
+		c := x.idle[n-1]
 		x.idle = x.idle[:n-1]
-		e.wake <- struct{}{}
+		c <- struct{}{}
 		return
 	}
-	go x.serve(newExecutor(), true)
+	go x.serve()
 }
 
-// runOne is a goroutine of its own for one run (goPerRun); what the run's
-// end queued gets goroutines of their own too.
-func (x *executors) runOne(w *worker) {
+// serve is an executor's goroutine; it starts spinning.
+func (x *executors) serve() {
+	var parked chan struct{}
 	x.mu.Lock()
-	x.do(w)
-	x.wake()
-	x.mu.Unlock()
-}
-
-// serve is an executor's goroutine. spinning: whoever started it counted it
-// in x.spinning (a goroutine that turns executor of its own accord, like a
-// loop that handed the wheel off, does not).
-func (x *executors) serve(e *executor, spinning bool) {
-	x.mu.Lock()
-	if x.goPerRun {
-		x.wake()
-		x.mu.Unlock()
-		return
-	}
 	for {
-		if x.queue.len() == 0 {
-			if spinning {
-				x.spinning--
-				spinning = false
-			}
-			if x.done() || len(x.idle) >= x.maxIdle {
+		if x.head == len(x.queue) {
+			x.spinning--
+			x.queue, x.head = x.queue[:0], 0
+			if x.closed || len(x.idle) >= x.maxIdle {
 				x.mu.Unlock()
 				return
 			}
-			x.idle = append(x.idle, e)
+			if parked == nil {
+				parked = make(chan struct{}, 1)
+			}
+			x.idle = append(x.idle, parked)
 			x.mu.Unlock()
-			<-e.wake
+			<-parked // a wake-up counts this executor as spinning
 			x.mu.Lock()
-			spinning = true
 			continue
 		}
-		w := x.queue.pop()
-		if spinning {
-			x.spinning--
-			spinning = false
+		w := x.queue[x.head]
+		x.queue[x.head] = nil
+		x.head++
+		x.spinning--
+		x.wake()
+		x.mu.Unlock()
+		for w != nil {
+			w = x.run(w)
 		}
-		x.wake() // more runs wait: another executor takes them
-		x.do(w)
+		x.mu.Lock()
+		x.spinning++ // back at the queue, as if woken
 	}
 }
 
-// dismissIdle wakes the parked executors, which exit once done reports
-// true.
-func (x *executors) dismissIdle() {
-	for i, e := range x.idle {
-		x.spinning++ // each wakes as a spinning executor, finds nothing, and exits
-		e.wake <- struct{}{}
-		x.idle[i] = nil
+// close lets the parked executors go: no worker is left.
+func (x *executors) close() {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.closed = true
+	for _, c := range x.idle {
+		x.spinning++
+		c <- struct{}{}
 	}
 	x.idle = x.idle[:0]
 }

@@ -16,187 +16,132 @@ limitations under the License.
 
 package prober
 
-// The executors alone, on runs that block until the test releases them.
-
 import (
 	"bytes"
 	"runtime"
-	"slices"
 	"sync"
 	"testing"
 	"testing/synctest"
+	"time"
 )
 
-// executorHarness drives executors whose runs block until released.
+// executorHarness drives executors whose runs take fake time and may hand a
+// follow-up run back to their executor.
 type executorHarness struct {
-	mu      sync.Mutex
-	x       executors
-	release map[*worker]chan struct{}
-	ran     []*worker
-	done    bool
+	x executors
+
+	mu   sync.Mutex
+	ran  map[*worker]int
+	hang map[*worker]time.Duration
+	then map[*worker]*worker // the run an executor takes next after this one
 }
 
 func newExecutorHarness(maxIdle int) *executorHarness {
-	h := &executorHarness{release: map[*worker]chan struct{}{}}
-	h.x = executors{
-		mu: &h.mu,
-		do: func(w *worker) {
-			ch := h.release[w]
-			h.mu.Unlock()
-			if ch != nil {
-				<-ch
-			}
-			h.mu.Lock()
-			h.ran = append(h.ran, w)
-		},
-		done:    func() bool { return h.done },
-		maxIdle: maxIdle,
-	}
+	h := &executorHarness{ran: map[*worker]int{}, hang: map[*worker]time.Duration{}, then: map[*worker]*worker{}}
+	h.x = executors{maxIdle: maxIdle, run: func(w *worker) *worker {
+		h.mu.Lock()
+		d, next := h.hang[w], h.then[w]
+		h.mu.Unlock()
+		time.Sleep(d)
+		h.mu.Lock()
+		h.ran[w]++
+		h.mu.Unlock()
+		return next
+	}}
 	return h
 }
 
-// queue makes n runs ready at once; blocking ones wait for finish.
-func (h *executorHarness) queue(n int, blocking bool) []*worker {
+// runs makes n runs of hang each, chained ones each handing the next back.
+func (h *executorHarness) runs(n int, hang time.Duration, chained bool) []*worker {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	ws := make([]*worker, n)
 	for i := range ws {
 		ws[i] = &worker{}
-		if blocking {
-			h.release[ws[i]] = make(chan struct{})
+		h.hang[ws[i]] = hang
+		if chained && i > 0 {
+			h.then[ws[i-1]] = ws[i]
 		}
-		h.x.queue.push(ws[i])
 	}
-	h.x.wake()
 	return ws
 }
 
-func (h *executorHarness) finish(ws []*worker) {
-	for _, w := range ws {
-		close(h.release[w])
-	}
-	synctest.Wait()
-}
-
 // state reads the executors' bookkeeping at rest.
-func (h *executorHarness) state() (queued, spinning, idle int, wakeups int64) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.x.queue.len(), h.x.spinning, len(h.x.idle), h.x.wakeups
+func (h *executorHarness) state() (queued, spinning, idle int) {
+	h.x.mu.Lock()
+	defer h.x.mu.Unlock()
+	return len(h.x.queue) - h.x.head, h.x.spinning, len(h.x.idle)
 }
 
 func TestExecutors(t *testing.T) {
 	tests := []struct {
-		name     string
-		maxIdle  int
-		blocking int // runs that block until released, queued at once
-		// then, once they ended and the executors rest:
-		wantWakeups int64 // executors woken or started
-		wantIdle    int   // executors parked
-		// a second batch of quick runs, queued after the rest
-		again          int
-		wantMoreWakeup bool
+		name    string
+		maxIdle int
+		// runs submitted at once, each taking hang; chained: one run is
+		// submitted and each hands the next back to its executor.
+		n       int
+		hang    time.Duration
+		chained bool
+		// wantBusy: executors while the runs are in flight (hang > 0);
+		// wantIdle: executors parked once every run ended.
+		wantBusy, wantIdle int
+		// a quick run submitted once the first ended wakes a parked executor
+		// rather than starting one.
+		again int
 	}{
-		// Each taken run leaves the rest behind and wakes one more executor:
-		// blocked runs get an executor each, one wake-up each.
-		{"blocking runs run side by side", 4, 5, 5, 4, 0, false},
-		{"idle executors beyond maxIdle exit", 2, 5, 5, 2, 0, false},
-		{"maxIdle 0 keeps none", 0, 3, 3, 0, 0, false},
-		{"one run, one wake-up", 4, 1, 1, 1, 0, false},
-		// A parked executor is woken, not a new one started.
-		{"parked executors are reused", 2, 2, 2, 2, 3, true},
-		{"nothing queued wakes nobody", 2, 0, 0, 0, 0, false},
+		{"runs that block run side by side, one executor each", 8, 5, time.Second, false, 5, 5, 0},
+		{"idle executors beyond maxIdle exit", 2, 5, time.Second, false, 5, 2, 0},
+		{"maxIdle 0 keeps none", 0, 3, time.Second, false, 3, 0, 0},
+		{"a run handed back stays on its executor", 4, 6, time.Second, true, 1, 1, 0},
+		{"a parked executor is woken, not a new one started", 8, 2, time.Second, false, 2, 2, 1},
+		{"nothing submitted starts nothing", 2, 0, 0, false, 0, 0, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				before := bubbleGoroutines()
 				h := newExecutorHarness(tc.maxIdle)
-				ws := h.queue(tc.blocking, true)
-				synctest.Wait()
-				if got := bubbleGoroutines() - before; got != tc.blocking {
-					t.Errorf("%d executors for %d blocked runs, want one each", got, tc.blocking)
+				ws := h.runs(tc.n, tc.hang, tc.chained)
+				if tc.chained {
+					h.x.submit(ws[:1])
+				} else {
+					h.x.submit(ws)
 				}
-				h.finish(ws)
-				queued, spinning, idle, wakeups := h.state()
-				if queued != 0 || spinning != 0 || wakeups != tc.wantWakeups || idle != tc.wantIdle {
-					t.Errorf("at rest: %d queued, %d spinning, %d wake-ups, %d parked; want 0, 0, %d, %d",
-						queued, spinning, wakeups, idle, tc.wantWakeups, tc.wantIdle)
+				synctest.Wait()
+				if got := bubbleGoroutines() - before; got != tc.wantBusy {
+					t.Errorf("%d executors while the runs are in flight, want %d", got, tc.wantBusy)
+				}
+				time.Sleep(time.Duration(tc.n+1) * tc.hang)
+				synctest.Wait()
+				if queued, spinning, idle := h.state(); queued != 0 || spinning != 0 || idle != tc.wantIdle {
+					t.Errorf("at rest: %d queued, %d spinning, %d parked; want 0, 0, %d", queued, spinning, idle, tc.wantIdle)
 				}
 				if got := bubbleGoroutines() - before; got != tc.wantIdle {
 					t.Errorf("%d executor goroutines at rest, want the %d parked", got, tc.wantIdle)
 				}
-				all := ws
 				if tc.again > 0 {
-					all = append(all, h.queue(tc.again, false)...)
+					ws = append(ws, h.runs(tc.again, 0, false)...)
+					h.x.submit(ws[tc.n:])
 					synctest.Wait()
-					_, spinning, idle2, wakeups2 := h.state()
-					if spinning != 0 || (wakeups2 > wakeups) != tc.wantMoreWakeup || wakeups2-wakeups > int64(tc.again) {
-						t.Errorf("%d quick runs took %d wake-ups (%d spinning after), want 1..%d", tc.again, wakeups2-wakeups, spinning, tc.again)
-					}
-					if got := bubbleGoroutines() - before; got > tc.wantIdle || idle2 != got {
-						t.Errorf("%d executor goroutines, %d parked, after quick runs on %d parked ones", got, idle2, tc.wantIdle)
+					if got := bubbleGoroutines() - before; got != tc.wantIdle {
+						t.Errorf("%d executor goroutines after %d quick runs on %d parked ones, want them", got, tc.again, tc.wantIdle)
 					}
 				}
-				if !sameSet(h.ran, all) {
-					t.Errorf("%d runs ran, want each of the %d once", len(h.ran), tc.blocking+tc.again)
+				for _, w := range ws {
+					if n := h.ran[w]; n != 1 {
+						t.Errorf("a run ran %d times, want once", n)
+					}
 				}
-				// The last worker has exited: parked executors leave.
-				h.mu.Lock()
-				h.done = true
-				h.x.dismissIdle()
-				h.mu.Unlock()
+				h.x.close() // no worker is left: parked executors leave
 				synctest.Wait()
 				if got := bubbleGoroutines() - before; got != 0 {
-					t.Errorf("%d executor goroutines after dismissIdle, want 0", got)
+					t.Errorf("%d executor goroutines after close, want 0", got)
 				}
-				if _, spinning, idle, _ := h.state(); spinning != 0 || idle != 0 {
-					t.Errorf("after dismissIdle: %d spinning, %d parked", spinning, idle)
+				if _, spinning, idle := h.state(); spinning != 0 || idle != 0 {
+					t.Errorf("after close: %d spinning, %d parked", spinning, idle)
 				}
 			})
 		})
-	}
-}
-
-// sameSet: every worker of want ran exactly once.
-func sameSet(got, want []*worker) bool {
-	seen := map[*worker]int{}
-	for _, w := range got {
-		seen[w]++
-	}
-	for _, w := range want {
-		if seen[w] != 1 {
-			return false
-		}
-	}
-	return len(seen) == len(want)
-}
-
-func TestReadyQueue(t *testing.T) {
-	var q readyQueue
-	ws := make([]*worker, 1000)
-	for i := range ws {
-		ws[i] = &worker{}
-	}
-	var got []*worker
-	// Interleaved pushes and pops, enough to compact the slice.
-	for i, w := range ws {
-		q.push(w)
-		if i%3 == 2 {
-			got = append(got, q.pop(), q.pop())
-		}
-	}
-	for q.len() > 0 {
-		if q.peek() != q.items[q.head] {
-			t.Fatal("peek is not the next pop")
-		}
-		got = append(got, q.pop())
-	}
-	if !slices.Equal(got, ws) {
-		t.Error("the queue did not keep first-in first-out order")
-	}
-	if q.head != 0 || len(q.items) != 0 {
-		t.Errorf("an empty queue holds head %d and %d items", q.head, len(q.items))
 	}
 }
 

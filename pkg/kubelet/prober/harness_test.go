@@ -117,15 +117,17 @@ func (p *probeRecorder) starts(container string) []time.Duration {
 
 // recordingMetrics counts what the scheduler reports.
 type recordingMetrics struct {
-	mu          sync.Mutex
-	skips       int64
-	maxLateness time.Duration
+	mu           sync.Mutex
+	skips        int64
+	maxLateness  time.Duration
+	maxQueueWait time.Duration
 }
 
-func (r *recordingMetrics) started(lateness, _ time.Duration) {
+func (r *recordingMetrics) started(lateness, queueWait time.Duration) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.maxLateness = max(r.maxLateness, lateness)
+	r.maxQueueWait = max(r.maxQueueWait, queueWait)
 }
 
 func (r *recordingMetrics) skipped(_ probeType, ticks int64) {
@@ -159,18 +161,15 @@ type timedUpdate struct {
 }
 
 // newHarness builds the harness around a timer-wheel scheduler, whatever
-// the ProbeTimerWheel gate says; limits nil means the default pool.
-func newHarness(t *testing.T, limits *poolLimits) *harness {
-	cfg := schedulerConfig{}
-	if limits != nil {
-		cfg.Limits = *limits
-	}
-	return newHarnessWith(t, &cfg)
+// the ProbeTimerWheel gate says, with a pool of slots slots (0: the
+// default's).
+func newHarness(t *testing.T, slots int) *harness {
+	return newHarnessWith(t, true, slots)
 }
 
-// newHarnessWith builds the harness; a nil cfg keeps the mode NewManager chose
-// from the ProbeTimerWheel gate.
-func newHarnessWith(t *testing.T, cfg *schedulerConfig) *harness {
+// newHarnessWith builds the harness; wheel false keeps the mode NewManager
+// chose from the ProbeTimerWheel gate.
+func newHarnessWith(t *testing.T, wheel bool, slots int) *harness {
 	h := &harness{
 		t:       t,
 		ctx:     klog.NewContext(context.Background(), klog.Background()),
@@ -183,9 +182,11 @@ func newHarnessWith(t *testing.T, cfg *schedulerConfig) *harness {
 	t.Cleanup(h.close) // runs inside the bubble, also after t.Fatal
 	h.m.prober.exec = h.probes
 	h.m.prober.runner = h.probes
-	if cfg != nil {
-		cfg.Metrics = h.metrics
-		h.m.scheduler = newScheduler(*cfg)
+	if wheel {
+		h.m.scheduler = newScheduler(h.metrics)
+		if slots > 0 {
+			h.m.scheduler.pool = newPool(slots, slowAfter)
+		}
 	}
 	for pt, rm := range map[probeType]results.Manager{readiness: h.m.readinessManager, liveness: h.m.livenessManager, startup: h.m.startupManager} {
 		h.drained.Add(1)
@@ -294,14 +295,18 @@ func (h *harness) close() {
 	}
 	if s := h.m.scheduler; s != nil {
 		s.mu.Lock()
-		looping, filed, p, ready, spinning, idle := s.wake.looping, s.wheel.len(), s.pool, s.exec.queue.len(), s.exec.spinning, len(s.exec.idle)
+		_, filed := s.wheel.next()
+		looping, p, ready := s.looping, s.pool, len(s.ready)
 		s.mu.Unlock()
-		if looping || filed != 0 || ready != 0 || spinning != 0 || idle != 0 {
-			h.t.Errorf("scheduler still looping=%v with %d timers, %d ready runs, %d spinning and %d parked executors after every pod was removed",
-				looping, filed, ready, spinning, idle)
+		s.exec.mu.Lock()
+		queued, spinning, idle := len(s.exec.queue)-s.exec.head, s.exec.spinning, len(s.exec.idle)
+		s.exec.mu.Unlock()
+		if looping || filed || ready+queued != 0 || spinning != 0 || idle != 0 {
+			h.t.Errorf("scheduler still looping=%v, timers filed=%v, %d runs ready, %d spinning and %d parked executors after every pod was removed",
+				looping, filed, ready+queued, spinning, idle)
 		}
-		if p.running != [numLanes]int{} || p.detached != 0 || p.pending[fastLane].len()+p.pending[slowLane].len()+p.firsts.len()+p.fastRuns.len() != 0 {
-			h.t.Errorf("pool not empty after every pod was removed: %+v", p)
+		if p.held.len()+p.waiting.len()+p.unslotted != 0 {
+			h.t.Errorf("pool not empty after every pod was removed: %d held, %d waiting, %d without a slot", p.held.len(), p.waiting.len(), p.unslotted)
 		}
 	}
 	close(h.done)

@@ -17,66 +17,81 @@ limitations under the License.
 package prober
 
 import (
-	"math"
 	"testing"
 	"testing/synctest"
 	"time"
-
-	v1 "k8s.io/api/core/v1"
 )
 
-// TestLoopSleepsKeepRunsOnTime: the loop sleeps on a ticker while
-// slots come due nearly every tick and on a one-shot timer otherwise
-// (loop.go); either way every run starts on the first tick at or after its
-// due time. A pod added between two ticks whose first probe is due a tick
-// later wakes the loop mid-tick: a ticker started in that phase would start
-// the run (and the loop's later ones) that far past the tick.
-func TestLoopSleepsKeepRunsOnTime(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		// probes on the first pod, their first runs spread over the
-		// period (a kubelet that has just started).
-		probes int
-		// addAt: when the pod "q" is added, after the first; its first
-		// probe is due firstDelay later.
-		addAt, firstDelay time.Duration
+// TestLoopSleep: the loop sleeps on its ticker while the next wake-up is at
+// most denseTicks ahead, on a one-shot timer further ahead, and on nothing
+// when nothing is due; each mode wakes it at the tick plan returns, and a
+// ticker is created only on a tick's start, so that its ticks fall there.
+func TestLoopSleep(t *testing.T) {
+	const tick = schedulerTick
+	type step struct {
+		now        time.Duration // since the epoch
+		wake       int64         // the tick the loop wants
+		wantTicker bool
+		wantArmed  int64         // the tick plan returns
+		wantWoken  time.Duration // when the sleep ends, since the epoch (0: not within a second)
+	}
+	tests := []struct {
+		name  string
+		steps []step
 	}{
-		{"sparse, pod added mid-tick, due a tick later", 5, 2*time.Second + 300*time.Microsecond, schedulerTick},
-		{"sparse, pod added on a tick", 5, 2 * time.Second, schedulerTick},
-		{"dense, pod added mid-tick, due a tick later", 6000, 2*time.Second + 300*time.Microsecond, schedulerTick},
-		{"dense, pod added mid-tick", 6000, 2*time.Second + 300*time.Microsecond, 400 * time.Millisecond},
-	} {
+		{"dense: the ticker, which ticks every tick", []step{
+			{now: 10 * tick, wake: 12, wantTicker: true, wantArmed: 11, wantWoken: 11 * tick},
+			{now: 11 * tick, wake: 12, wantTicker: true, wantArmed: 12, wantWoken: 12 * tick},
+		}},
+		{"sparse: a one-shot timer to the tick", []step{
+			{now: 10 * tick, wake: 10 + denseTicks + 1, wantArmed: 10 + denseTicks + 1, wantWoken: (10 + denseTicks + 1) * tick},
+		}},
+		{"dense then sparse: the ticker stops", []step{
+			{now: 10 * tick, wake: 11, wantTicker: true, wantArmed: 11, wantWoken: 11 * tick},
+			{now: 11 * tick, wake: 100, wantArmed: 100, wantWoken: 100 * tick},
+		}},
+		{"woken off a tick's start: no ticker, whose ticks would fall there", []step{
+			{now: 10*tick + tick/2, wake: 12, wantArmed: 12, wantWoken: 12 * tick},
+		}},
+		{"a running ticker stays off a tick's start", []step{
+			{now: 10 * tick, wake: 11, wantTicker: true, wantArmed: 11, wantWoken: 11 * tick},
+			{now: 11*tick + tick/2, wake: 13, wantTicker: true, wantArmed: 12, wantWoken: 12 * tick},
+		}},
+		{"nothing due: no timer", []step{
+			{now: 10 * tick, wake: noWake, wantArmed: noWake},
+		}},
+	}
+	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				h := newHarness(t, nil)
-				cs := containers(tc.probes, func(c *v1.Container, _ int) { c.LivenessProbe = execProbe(10) })
-				h.addPod("p", cs...)
-				time.Sleep(tc.addAt)
-				// The next first-probe delay (spread.go) is firstDelay,
-				// plus half a tick that the truncation to a tick drops.
-				frac := (float64(tc.firstDelay) + float64(schedulerTick)/2) / float64(10*time.Second)
-				_, h.m.spread.seed = math.Modf(frac - float64(h.m.spread.n.Load())*invPhi + 2)
-				late := v1.Container{Name: "late", LivenessProbe: execProbe(10)}
-				h.addPod("q", late)
-				time.Sleep(25 * time.Second)
-				h.close()
-
-				// A run is due a period after the previous one's due time
-				// and starts on the first tick at or after it.
-				for _, c := range append(cs, late) {
-					starts := h.probes.starts(c.Name)
-					if len(starts) < 2 {
-						t.Fatalf("%s ran %d times in 25 s", c.Name, len(starts))
+				l := loopSleep{epoch: time.Now()}
+				defer l.stop()
+				kick := make(chan struct{})
+				for i, st := range tc.steps {
+					time.Sleep(st.now - time.Since(l.epoch))
+					if got := l.plan(st.now, st.wake); got != st.wantArmed {
+						t.Errorf("step %d: plan armed tick %d, want %d", i, got, st.wantArmed)
 					}
-					for i := 1; i < len(starts); i++ {
-						due := starts[0] + time.Duration(i)*10*time.Second
-						if want := ceilTick(due) * int64(schedulerTick); int64(starts[i]) != want {
-							t.Fatalf("%s: run %d at %v, due %v: want it on the tick at %v (starts %v)", c.Name, i, starts[i], due, time.Duration(want), starts)
+					if ticker := l.ticker != nil; ticker != st.wantTicker {
+						t.Errorf("step %d: sleeps on the ticker: %v, want %v", i, ticker, st.wantTicker)
+					}
+					woken := make(chan time.Duration)
+					go func() {
+						l.sleep(kick)
+						woken <- time.Since(l.epoch)
+					}()
+					select {
+					case at := <-woken:
+						if at != st.wantWoken {
+							t.Errorf("step %d: woke at %v, want %v", i, at, st.wantWoken)
 						}
+					case <-time.After(time.Second):
+						if st.wantWoken != 0 {
+							t.Errorf("step %d: not woken within a second, want at %v", i, st.wantWoken)
+						}
+						kick <- struct{}{}
+						<-woken
 					}
-				}
-				if late := h.metrics.maxLateness; late >= schedulerTick {
-					t.Errorf("a run started %v after its due time", late)
 				}
 			})
 		})

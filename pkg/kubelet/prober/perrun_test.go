@@ -22,6 +22,7 @@ package prober
 import (
 	"context"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -73,7 +74,7 @@ func (r *commandRunner) RunInContainer(_ context.Context, _ kubecontainer.Contai
 
 // TestExecCommandExpandedOnce: the command a worker runs, expanded at its
 // first run and reused by the next, is the command upstream expands on every
-// run.
+// run; a command without a '$' is the spec's own.
 func TestExecCommandExpandedOnce(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -85,6 +86,7 @@ func TestExecCommandExpandedOnce(t *testing.T) {
 		{"references", []string{"check", "$(MODE)", "$$(MODE)", "$(MISSING)", "x$(MODE)y"}, []v1.EnvVar{{Name: "MODE", Value: "ready"}}},
 		{"a reference to a reference", []string{"$(B)"}, []v1.EnvVar{{Name: "A", Value: "a"}, {Name: "B", Value: "$(A)"}}},
 		{"a value from a source", []string{"$(POD)"}, []v1.EnvVar{{Name: "POD", ValueFrom: &v1.EnvVarSource{FieldRef: &v1.ObjectFieldSelector{FieldPath: "metadata.name"}}}}},
+		{"dollars that are no references", []string{"echo", "$$", "a$b", "$"}, []v1.EnvVar{{Name: "b", Value: "x"}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -111,6 +113,10 @@ func TestExecCommandExpandedOnce(t *testing.T) {
 			}
 			if len(tc.command) > 0 && &runner.given[1][0] != &runner.given[2][0] {
 				t.Error("the worker's second run expanded the command again")
+			}
+			noDollar := !slices.ContainsFunc(tc.command, func(a string) bool { return strings.Contains(a, "$") })
+			if own := len(tc.command) > 0 && &runner.given[1][0] == &tc.command[0]; own != (noDollar && len(tc.command) > 0) {
+				t.Errorf("the worker runs the spec's own command: %v, want %v", own, noDollar && len(tc.command) > 0)
 			}
 		})
 	}

@@ -17,322 +17,141 @@ limitations under the License.
 package prober
 
 import (
-	"fmt"
-	"math"
 	"runtime"
 	"time"
 )
 
-// pool is the bookkeeping of the executor's slots: which runs are in flight
-// in which lane, and who waits for a slot. It is a plain data structure: the
-// scheduler guards it with its mutex and runs what it admits on executors
-// (executor.go).
+// pool bounds how many probe runs start at once, without letting a probe
+// that hangs hold any other back.
 //
-// Runs hold a slot in one of two lanes:
+// A run takes one of slots slots, or waits for one, first come first
+// served. A slot is for work that is quick, which is what the bound is for:
+// probe starts that cost CPU (a dial, an exec round trip) coming due
+// together on a crowded second. So a run gives its slot up once it has taken
+// slowAfter, and goes on without one; the next run of a probe whose last run
+// took that long starts without one; and a run that has waited slowAfter
+// starts without one. Probes that hang or wait for their timeout, and runs
+// blocked on a results channel the kubelet does not read, run outside the
+// bound, as each of upstream's workers runs in a goroutine of its own; a
+// run waits at most slowAfter for a slot, however many probes hang at once.
 //
-//   - fast: every run of a probe whose previous run finished within
-//     slowAfter. This is the work the bound is for: probe starts that cost
-//     CPU (an HTTP dial, an ExecSync round trip), all due at once after a
-//     restart or on a crowded second.
-//   - slow: runs of probes whose previous run overran (hung targets, probes
-//     that wait for their timeout, long CRI execs), and fast runs that
-//     overran while fast work waited.
+// Example, 2 slots, slowAfter 10 ms: A and B, quick until now, hang from 0;
+// C is due at 1 ms, D at 11 ms.
 //
-// A fast run that is still running slowAfter after it started, while fast
-// work waits, is moved to the slow lane and its fast slot handed on. Moving
-// does not wait for room in the slow lane, so runs that hang can never hold
-// the fast lane for longer than slowAfter, however many hang. The slow
-// lane's limit bounds the runs that start there; while moved runs keep it
-// above its limit, slow runs wait.
+//	0 ms:  A and B take the slots
+//	1 ms:  C waits
+//	10 ms: A and B have taken slowAfter: they give their slots up; C takes one
+//	11 ms: D takes the other; A's and B's next runs will start without a slot
 //
-// Moving runs out frees one lane's worth of fast slots per slowAfter, and
-// when more probes turn slow at once than the lane has slots, the runs
-// queued first take those slots and hang in turn: a healthy run queued behind
-// them would wait one slowAfter per lane's worth of them. Instead, a run
-// that has waited slowAfter for a fast slot, while runs were moved out of the
-// fast lane, takes a slot in the slow lane if it has room. A run then waits
-// for runs that block at most slowAfter, however many block, while the slow
-// lane has room. Runs that merely queue behind quick ones (a crowded tick,
-// pods added together) move nothing out and keep waiting for the fast lane,
-// whose bound holds for them.
-//
-// Example, 4 fast slots and slowAfter 10 ms on 4 ms ticks; runs A1…A40 are
-// due at 0 and all hang, H is due at 4 ms:
-//
-//	0 ms:  A1–A4 take the fast slots; A5–A40 wait
-//	4 ms:  H waits behind them
-//	12 ms: A1–A4 overran: moved to the slow lane; A5–A8 take their fast
-//	       slots; A9–A40 have waited 12 ms, and runs were moved out: slow lane
-//	16 ms: H has waited 12 ms, and runs were moved out: slow lane, starts
-//
-// Without the second move, A5–A40 would take the fast slots four at a time,
-// every 12 ms, and H would start after them, at 120 ms.
-//
-// A run may also leave its lane for a while (detach): a run whose changed
-// result waits for syncLoopIteration to read the results channel waits on
-// the kubelet, not on its target (delivery.go). It takes a slot again
-// (reattach) before it probes, and none if all it has left is to end; it
-// takes it in the lane its probe's runs start in, so that a run moved to the
-// slow lane because it waited does not wait there behind runs that hang.
-//
-// Invariants, with running counted per lane:
-//
-//	running[fast] <= limits.fast
-//	a run starts in the slow lane only while running[slow] < limits.slow
-//	a worker is in at most one list: pending[fast], firsts, pending[slow] or fastRuns
-//	pending[fast] and firsts are non-empty only while every fast slot is taken
-//	pending[slow] is non-empty only while running[slow] >= limits.slow
-//	every list is in the order its workers joined it (queuedAt, or startedAt for fastRuns)
-//
-// A worker waits in a queue at most once, so the queues are bounded by the
-// number of probes; runs in flight are at most limits.fast + limits.slow
-// plus the runs that turned slow or detached, each a probe's only run.
-//
-// A fast slot goes to a probe on its grid before a worker's first run:
-// pods added together (a batch from the API server, a node filling up) start
-// a first run each at once, and a due run queued behind hundreds of them
-// would start that many runs late. Those first runs wait instead, by at most
-// the grid's own runs of that moment, which the fast lane clears in
-// microseconds each; the slow lane is FIFO.
+// Invariants: held.len() <= slots; a run waits only while every slot is held;
+// after expire, no run has held a slot or waited for one for slowAfter.
 type pool struct {
-	limits   poolLimits
-	running  [numLanes]int
-	pending  [numLanes]workerList
-	firsts   workerList // first runs waiting for a fast slot, after pending[fastLane]
-	fastRuns workerList // fast-lane runs, oldest start first
-	detached int        // runs in flight that hold no slot
-	// movedAt is when runs were last moved out of the fast lane (demote).
-	movedAt time.Duration
+	slots     int
+	slowAfter time.Duration
+	held      workerList // runs holding a slot, oldest first
+	waiting   workerList // runs waiting for a slot, oldest first
+	unslotted int        // runs in flight without a slot
 }
 
 // poolEntry is a worker's place in the pool, guarded like the pool.
 type poolEntry struct {
-	// lane holds the run's slot, or is the lane it waits for, or detachedLane.
-	lane lane
-	// queuedAt is when the run last joined a queue; startedAt when it last
-	// took a slot.
-	queuedAt, startedAt time.Duration
-	// Links for the pool's lists: a worker is in at most one.
-	prev, next *worker
-	list       *workerList
+	since  time.Duration // when the run took its slot, or began to wait for one
+	waited time.Duration // how long the run in flight waited for its slot
+	prev   *worker
+	next   *worker
+	list   *workerList // held, waiting, or nil: no slot
 }
 
-// neverMoved is pool.movedAt before any run was moved.
-const neverMoved = time.Duration(math.MinInt64)
-
-func newPool(limits poolLimits) pool {
-	return pool{limits: limits, movedAt: neverMoved}
-}
-
-// lane is where a run holds its slot.
-type lane uint8
-
+// The default pool, sized for any node without tuning: healthy probes take
+// well under a millisecond of CPU, so a few slots per core keep the cores
+// busy.
 const (
-	fastLane lane = iota
-	slowLane
-	numLanes
-	// detachedLane marks a run that gave its slot up; it is no lane of the pool.
-	detachedLane = numLanes
+	slotsPerCPU = 16
+	minSlots    = 32
+	maxSlots    = 256
+	slowAfter   = 10 * time.Millisecond
 )
 
-func (l lane) String() string {
-	switch l {
-	case fastLane:
-		return "fast"
-	case slowLane:
-		return "slow"
+func defaultPoolSlots() int {
+	return min(max(slotsPerCPU*runtime.GOMAXPROCS(0), minSlots), maxSlots)
+}
+
+func newPool(slots int, slowAfter time.Duration) pool {
+	if slots < 1 || slowAfter <= 0 {
+		panic("prober: a pool needs a slot and a positive slowAfter")
+	}
+	return pool{slots: slots, slowAfter: slowAfter}
+}
+
+// start gives w's run a slot, or none if slow, and reports true; or queues
+// it and reports false.
+func (p *pool) start(w *worker, slow bool, now time.Duration) bool {
+	w.pool.waited = 0
+	switch {
+	case slow:
+		p.unslotted++
+	case p.held.len() < p.slots:
+		w.pool.since = now
+		p.held.pushBack(w)
 	default:
-		return "detached"
+		w.pool.since = now
+		p.waiting.pushBack(w)
+		return false
 	}
+	return true
 }
 
-// poolLimits are the pool's bounds.
-type poolLimits struct {
-	// fast and slow are the lanes' slots: how many runs may start in each.
-	fast, slow int
-	// slowAfter is how long a run may take before it counts as slow.
-	slowAfter time.Duration
-}
-
-// The default pool, sized for any node without tuning. Healthy probes take
-// well under a millisecond of CPU, so the fast lane needs only a few slots
-// per core. The slow lane is sized for waiting work — 10% of the probes of a
-// node with 10,000 pods and two probes each hung at once — since a waiting
-// run costs a parked goroutine, not CPU.
-const (
-	fastSlotsPerCPU  = 16
-	minFastSlots     = 32
-	maxFastSlots     = 256
-	slowSlots        = 2048
-	defaultSlowAfter = 10 * time.Millisecond
-)
-
-func defaultPoolLimits() poolLimits {
-	return poolLimits{
-		fast:      min(max(fastSlotsPerCPU*runtime.GOMAXPROCS(0), minFastSlots), maxFastSlots),
-		slow:      slowSlots,
-		slowAfter: defaultSlowAfter,
-	}
-}
-
-// validate rejects limits under which some probe could never run again.
-func (l poolLimits) validate() error {
-	if l.fast < 1 || l.slow < 1 {
-		return fmt.Errorf("prober pool limits fast=%d slow=%d: each lane needs at least one slot, or probes that turn slow never run again", l.fast, l.slow)
-	}
-	if l.slowAfter <= 0 {
-		return fmt.Errorf("prober pool limit slowAfter=%v must be positive", l.slowAfter)
-	}
-	return nil
-}
-
-func (p *pool) limit(l lane) int {
-	if l == slowLane {
-		return p.limits.slow
-	}
-	return p.limits.fast
-}
-
-// acquire gives w a slot in lane l, or queues it and reports false. first
-// says the run is the worker's first: it waits behind runs of the grid.
-func (p *pool) acquire(w *worker, l lane, first bool, now time.Duration) bool {
-	w.pool.lane = l
-	if p.running[l] < p.limit(l) {
-		p.take(w, now)
-		return true
-	}
-	w.pool.queuedAt = now
-	if l == fastLane && first {
-		p.firsts.pushBack(w)
-	} else {
-		p.pending[l].pushBack(w)
-	}
-	return false
-}
-
-func (p *pool) take(w *worker, now time.Duration) {
-	p.running[w.pool.lane]++
-	w.pool.startedAt = now
-	if w.pool.lane == fastLane {
-		p.fastRuns.pushBack(w)
-	}
-}
-
-// release frees the slot of w's run, which ended, and returns the waiting
-// worker that took it over, if any.
+// release ends w's run and returns the waiting run that took its slot, if
+// any.
 func (p *pool) release(w *worker, now time.Duration) *worker {
-	l := w.pool.lane
-	if l == detachedLane {
-		p.detached--
+	if w.pool.list == nil {
+		p.unslotted--
 		return nil
 	}
-	p.running[l]--
-	if l == fastLane {
-		p.fastRuns.remove(w)
+	p.held.remove(w)
+	return p.grant(now)
+}
+
+// grant gives a free slot to the run that waited longest.
+func (p *pool) grant(now time.Duration) *worker {
+	w := p.waiting.front()
+	if w == nil || p.held.len() >= p.slots {
+		return nil
 	}
-	return p.grant(l, now)
+	p.waiting.remove(w)
+	w.pool.waited = now - w.pool.since
+	w.pool.since = now
+	p.held.pushBack(w)
+	return w
 }
 
-// detach frees the slot of w's run, which goes on without one, and returns
-// the waiting worker that took the slot over, if any.
-func (p *pool) detach(w *worker, now time.Duration) *worker {
-	next := p.release(w, now)
-	w.pool.lane = detachedLane
-	p.detached++
-	return next
-}
-
-// reattach gives w's detached run a slot in lane l, or queues it there and
-// reports false.
-func (p *pool) reattach(w *worker, l lane, now time.Duration) bool {
-	p.detached--
-	return p.acquire(w, l, false, now)
-}
-
-// grant gives a free slot of lane l to the worker waiting longest for one,
-// a worker's first run only when no run of the grid waits.
-func (p *pool) grant(l lane, now time.Duration) *worker {
-	if p.running[l] >= p.limit(l) {
-		return nil // moved runs still fill the slow lane
-	}
-	next := p.pending[l].popFront()
-	if next == nil && l == fastLane {
-		next = p.firsts.popFront()
-	}
-	if next != nil {
-		p.take(next, now)
-	}
-	return next
-}
-
-// unqueue removes a waiting w from its lane's queue.
-func (p *pool) unqueue(w *worker) {
-	p.pending[w.pool.lane].remove(w)
-	p.firsts.remove(w)
-}
-
-// fastWaiting reports whether runs wait for a fast slot.
-func (p *pool) fastWaiting() bool { return p.pending[fastLane].len()+p.firsts.len() > 0 }
-
-// fastQueues are the queues of runs waiting for a fast slot, grid runs first.
-func (p *pool) fastQueues() [2]*workerList { return [...]*workerList{&p.pending[fastLane], &p.firsts} }
-
-// demote moves fast runs that have overrun to the slow lane while fast work
-// waits, then the fast work that has waited slowAfter while runs were moved
-// out, and appends the workers that got a slot to started: those admitted to
-// the freed fast slots and those that found room in the slow lane.
-func (p *pool) demote(now time.Duration, started []*worker) []*worker {
-	for p.fastWaiting() {
-		oldest := p.fastRuns.front()
-		if oldest == nil || now-oldest.pool.startedAt < p.limits.slowAfter {
-			break
+// expire lets the runs that have held a slot for slowAfter go on without it,
+// gives the freed slots away, starts the runs that have waited slowAfter
+// without one, and appends the runs it started to started.
+func (p *pool) expire(now time.Duration, started []*worker) []*worker {
+	for w := p.held.front(); w != nil && now-w.pool.since >= p.slowAfter; w = p.held.front() {
+		p.held.remove(w)
+		p.unslotted++
+		if next := p.grant(now); next != nil {
+			started = append(started, next)
 		}
-		p.fastRuns.remove(oldest)
-		p.running[fastLane]--
-		p.running[slowLane]++
-		oldest.pool.lane = slowLane
-		p.movedAt = now
-		started = append(started, p.grant(fastLane, now))
 	}
-	for _, q := range p.fastQueues() {
-		for w := q.front(); w != nil && p.stuck(w, now) && p.running[slowLane] < p.limits.slow; w = q.front() {
-			q.remove(w)
-			p.acquire(w, slowLane, false, now)
-			started = append(started, w)
-		}
+	for w := p.waiting.front(); w != nil && now-w.pool.since >= p.slowAfter; w = p.waiting.front() {
+		p.waiting.remove(w)
+		w.pool.waited = now - w.pool.since
+		p.unslotted++
+		started = append(started, w)
 	}
 	return started
 }
 
-// stuck reports whether w, waiting for a fast slot, has waited slowAfter
-// while runs were moved out of the fast lane. It then takes a slot in the
-// slow lane when there is one; it does not queue there, where runs wait for
-// runs that block, while fast slots free up within slowAfter.
-func (p *pool) stuck(w *worker, now time.Duration) bool {
-	return now-w.pool.queuedAt >= p.limits.slowAfter && w.pool.queuedAt <= p.movedAt
-}
-
-// nextDemotion is when demote could next move a run: the oldest fast run's
-// overrun if fast work waits, or, while the slow lane has room, the moment
-// the first waiting run of a fast queue has waited slowAfter if runs were
-// moved out since it joined. (While the slow lane is full, a slot freed
-// there is a change of the pool, after which the scheduler asks again.)
-func (p *pool) nextDemotion() (time.Duration, bool) {
-	if !p.fastWaiting() {
+// nextExpiry is when expire can next start a run: only while runs wait.
+func (p *pool) nextExpiry() (time.Duration, bool) {
+	w := p.waiting.front()
+	if w == nil {
 		return 0, false
 	}
-	at, ok := time.Duration(math.MaxInt64), false
-	if oldest := p.fastRuns.front(); oldest != nil {
-		at, ok = oldest.pool.startedAt+p.limits.slowAfter, true
-	}
-	if p.running[slowLane] < p.limits.slow {
-		for _, q := range p.fastQueues() {
-			if w := q.front(); w != nil && w.pool.queuedAt <= p.movedAt {
-				at, ok = min(at, w.pool.queuedAt+p.limits.slowAfter), true
-			}
-		}
-	}
-	return at, ok
+	return min(p.held.front().pool.since, w.pool.since) + p.slowAfter, true
 }
 
 // workerList is an intrusive FIFO of workers, linked through worker.pool.
@@ -345,8 +164,8 @@ func (l *workerList) len() int       { return l.n }
 func (l *workerList) front() *worker { return l.head }
 
 func (l *workerList) pushBack(w *worker) {
-	s := &w.pool
-	s.prev, s.next, s.list = l.tail, nil, l
+	e := &w.pool
+	e.prev, e.next, e.list = l.tail, nil, l
 	if l.tail != nil {
 		l.tail.pool.next = w
 	} else {
@@ -357,28 +176,20 @@ func (l *workerList) pushBack(w *worker) {
 }
 
 func (l *workerList) remove(w *worker) {
-	s := &w.pool
-	if s.list != l {
-		return
+	e := &w.pool
+	if e.list != l {
+		panic("prober: pool: a worker removed from a list it is not in")
 	}
-	if s.prev != nil {
-		s.prev.pool.next = s.next
+	if e.prev != nil {
+		e.prev.pool.next = e.next
 	} else {
-		l.head = s.next
+		l.head = e.next
 	}
-	if s.next != nil {
-		s.next.pool.prev = s.prev
+	if e.next != nil {
+		e.next.pool.prev = e.prev
 	} else {
-		l.tail = s.prev
+		l.tail = e.prev
 	}
-	s.prev, s.next, s.list = nil, nil, nil
+	e.prev, e.next, e.list = nil, nil, nil
 	l.n--
-}
-
-func (l *workerList) popFront() *worker {
-	w := l.head
-	if w != nil {
-		l.remove(w)
-	}
-	return w
 }

@@ -16,8 +16,6 @@ limitations under the License.
 
 package prober
 
-// The pool's bookkeeping alone, on workers that only hold a place in it.
-
 import (
 	"fmt"
 	"strings"
@@ -25,228 +23,139 @@ import (
 	"time"
 )
 
-func TestPoolLimitsValidate(t *testing.T) {
-	tests := []struct {
-		limits  poolLimits
-		wantErr string
-	}{
-		{defaultPoolLimits(), ""},
-		{poolLimits{fast: 1, slow: 1, slowAfter: time.Nanosecond}, ""},
-		{poolLimits{fast: 3, slow: 0, slowAfter: 10 * time.Millisecond}, "never run again"},
-		{poolLimits{fast: 0, slow: 3, slowAfter: 10 * time.Millisecond}, "never run again"},
-		{poolLimits{fast: 1, slow: 1}, "slowAfter"},
-	}
-	for _, tc := range tests {
-		t.Run(fmt.Sprintf("%+v", tc.limits), func(t *testing.T) {
-			err := tc.limits.validate()
-			if (err == nil) != (tc.wantErr == "") || (err != nil && !strings.Contains(err.Error(), tc.wantErr)) {
-				t.Errorf("validate() = %v, want an error containing %q", err, tc.wantErr)
-			}
-		})
-	}
-}
-
-// poolOp is one step of a pool scenario; want is the worker that got a slot
-// ("" for none, "ok"/"queued" for acquire and reattach).
-type poolOp struct {
-	op    string // acquire, release, detach, reattach, unqueue, demote
-	w     string
-	lane  lane
-	first bool
-	at    time.Duration
-	want  string
-}
-
+// TestPool replays pool.go's example and the pool's other paths step by step
+// on two slots, checking the pool's invariants after every step.
 func TestPool(t *testing.T) {
-	ms := time.Millisecond
-	limits := poolLimits{fast: 2, slow: 1, slowAfter: 10 * ms}
+	ms := func(n int) time.Duration { return time.Duration(n) * time.Millisecond }
+	type step struct {
+		at   time.Duration
+		op   string // "start", "start slow", "release", "expire"
+		run  string // start, release: the run
+		want string // start: "slot", "none" or "wait"; release, expire: the runs started, space-separated
+		// The pool after the step: held, waiting, without a slot.
+		held, waiting string
+		unslotted     int
+	}
 	tests := []struct {
-		name        string
-		ops         []poolOp
-		wantRunning [numLanes]int
-		wantNext    time.Duration // nextDemotion after the ops; 0 for none
+		name  string
+		steps []step
 	}{{
-		name: "each lane holds its limit; slots go to waiting runs in order",
-		ops: []poolOp{
-			{op: "acquire", w: "a", want: "ok"}, {op: "acquire", w: "b", want: "ok"},
-			{op: "acquire", w: "c", at: 1 * ms, want: "queued"}, {op: "acquire", w: "d", at: 2 * ms, want: "queued"},
-			{op: "acquire", w: "s", lane: slowLane, want: "ok"}, {op: "acquire", w: "t", lane: slowLane, want: "queued"},
-			{op: "release", w: "a", at: 3 * ms, want: "c"}, {op: "release", w: "s", at: 3 * ms, want: "t"},
+		name: "pool.go's example: hung runs give their slots up, nobody waits more than slowAfter",
+		steps: []step{
+			{at: 0, op: "start", run: "A", want: "slot", held: "A"},
+			{at: 0, op: "start", run: "B", want: "slot", held: "A B"},
+			{at: ms(1), op: "start", run: "C", want: "wait", held: "A B", waiting: "C"},
+			{at: ms(9), op: "expire", held: "A B", waiting: "C"},
+			{at: ms(10), op: "expire", want: "C", held: "C", unslotted: 2},
+			{at: ms(11), op: "start", run: "D", want: "slot", held: "C D", unslotted: 2},
+			{at: ms(12), op: "start slow", run: "A2", want: "none", held: "C D", unslotted: 3},
 		},
-		wantRunning: [numLanes]int{2, 1},
-		wantNext:    10 * ms, // d waits and b started at 0
 	}, {
-		name: "a run of the grid takes a fast slot before a worker's first run",
-		ops: []poolOp{
-			{op: "acquire", w: "a", want: "ok"}, {op: "acquire", w: "b", want: "ok"},
-			{op: "acquire", w: "first", first: true, want: "queued"},
-			{op: "acquire", w: "grid", at: 1 * ms, want: "queued"},
-			{op: "release", w: "a", at: 2 * ms, want: "grid"},
-			{op: "release", w: "b", at: 2 * ms, want: "first"},
+		name: "a released slot goes to the run that waited longest",
+		steps: []step{
+			{at: 0, op: "start", run: "A", want: "slot", held: "A"},
+			{at: 0, op: "start", run: "B", want: "slot", held: "A B"},
+			{at: ms(1), op: "start", run: "C", want: "wait", held: "A B", waiting: "C"},
+			{at: ms(2), op: "start", run: "D", want: "wait", held: "A B", waiting: "C D"},
+			{at: ms(3), op: "release", run: "B", want: "C", held: "A C", waiting: "D"},
+			{at: ms(4), op: "release", run: "A", want: "D", held: "C D"},
+			{at: ms(5), op: "release", run: "C", held: "D"},
 		},
-		wantRunning: [numLanes]int{2, 0},
 	}, {
-		name: "nothing moves while no fast work waits",
-		ops: []poolOp{
-			{op: "acquire", w: "a", want: "ok"}, {op: "acquire", w: "b", want: "ok"},
-			{op: "demote", at: time.Hour, want: ""},
+		name: "a run that waited slowAfter starts without a slot",
+		steps: []step{
+			{at: 0, op: "start", run: "A", want: "slot", held: "A"},
+			{at: 0, op: "start", run: "B", want: "slot", held: "A B"},
+			{at: ms(1), op: "start", run: "C", want: "wait", held: "A B", waiting: "C"},
+			{at: ms(2), op: "start", run: "D", want: "wait", held: "A B", waiting: "C D"},
+			{at: ms(3), op: "start", run: "E", want: "wait", held: "A B", waiting: "C D E"},
+			{at: ms(5), op: "release", run: "B", want: "C", held: "A C", waiting: "D E"},
+			{at: ms(10), op: "expire", want: "D", held: "C D", waiting: "E", unslotted: 1},
+			{at: ms(12), op: "expire", held: "C D", waiting: "E", unslotted: 1},
+			{at: ms(13), op: "expire", want: "E", held: "C D", unslotted: 2},
+			{at: ms(14), op: "release", run: "A", held: "C D", unslotted: 1},
+			{at: ms(14), op: "release", run: "E", held: "C D"},
 		},
-		wantRunning: [numLanes]int{2, 0},
-	}, {
-		name: "an overrun fast run moves to the slow lane and hands its slot on",
-		ops: []poolOp{
-			{op: "acquire", w: "a", want: "ok"}, {op: "acquire", w: "b", at: 5 * ms, want: "ok"},
-			{op: "acquire", w: "c", at: 6 * ms, want: "queued"},
-			{op: "demote", at: 9 * ms, want: ""},
-			{op: "demote", at: 10 * ms, want: "c"},
-		},
-		wantRunning: [numLanes]int{2, 1},
-	}, {
-		name: "moving does not wait for room in the slow lane",
-		ops: []poolOp{
-			{op: "acquire", w: "s", lane: slowLane, want: "ok"},
-			{op: "acquire", w: "a", want: "ok"}, {op: "acquire", w: "b", want: "ok"},
-			{op: "acquire", w: "c", at: 1 * ms, want: "queued"}, {op: "acquire", w: "d", at: 1 * ms, want: "queued"},
-			{op: "demote", at: 10 * ms, want: "c,d"},
-			// The slow lane holds 3 runs on 1 slot: a freed slow slot goes to no one.
-			{op: "acquire", w: "t", lane: slowLane, at: 11 * ms, want: "queued"},
-			{op: "release", w: "s", at: 12 * ms, want: ""},
-			{op: "release", w: "a", at: 13 * ms, want: ""},
-			{op: "release", w: "b", at: 14 * ms, want: "t"},
-		},
-		wantRunning: [numLanes]int{2, 1},
-	}, {
-		name: "a run that waited slowAfter while runs were moved out takes a slow slot",
-		ops: []poolOp{
-			{op: "acquire", w: "a", want: "ok"}, {op: "acquire", w: "b", want: "ok"},
-			{op: "acquire", w: "c", want: "queued"}, {op: "acquire", w: "d", want: "queued"},
-			{op: "acquire", w: "h", at: 4 * ms, want: "queued"},
-			{op: "demote", at: 10 * ms, want: "c,d"}, // a, b moved (slow lane over its limit)
-			{op: "release", w: "a", at: 11 * ms, want: ""},
-			{op: "release", w: "b", at: 12 * ms, want: ""}, // the slow lane has room again
-			{op: "demote", at: 13 * ms, want: ""},          // h has waited 9 ms
-			{op: "demote", at: 14 * ms, want: "h"},         // 10 ms, queued before the move: slow slot
-		},
-		wantRunning: [numLanes]int{2, 1},
-	}, {
-		name: "runs that only queue behind quick ones move nothing and keep waiting",
-		ops: []poolOp{
-			{op: "acquire", w: "a", want: "ok"}, {op: "acquire", w: "b", want: "ok"},
-			{op: "acquire", w: "c", want: "queued"},
-			{op: "release", w: "a", at: 1 * ms, want: "c"},
-			{op: "acquire", w: "d", at: 1 * ms, want: "queued"},
-			{op: "demote", at: 10 * ms, want: "d"}, // b overran: moved, d takes its fast slot
-		},
-		wantRunning: [numLanes]int{2, 1},
-	}, {
-		name: "a detached run frees its slot and queues again to reattach",
-		ops: []poolOp{
-			{op: "acquire", w: "a", want: "ok"}, {op: "acquire", w: "b", want: "ok"},
-			{op: "acquire", w: "c", want: "queued"},
-			{op: "detach", w: "a", at: 1 * ms, want: "c"},
-			{op: "reattach", w: "a", at: 2 * ms, want: "queued"},
-			{op: "release", w: "b", at: 3 * ms, want: "a"},
-			{op: "detach", w: "c", at: 4 * ms, want: ""},
-			{op: "release", w: "c", at: 5 * ms, want: ""}, // a detached run ends without a slot
-		},
-		wantRunning: [numLanes]int{1, 0},
-	}, {
-		name: "an unqueued run gets no slot",
-		ops: []poolOp{
-			{op: "acquire", w: "a", want: "ok"}, {op: "acquire", w: "b", want: "ok"},
-			{op: "acquire", w: "c", want: "queued"}, {op: "acquire", w: "first", first: true, want: "queued"},
-			{op: "unqueue", w: "c"}, {op: "unqueue", w: "first"},
-			{op: "release", w: "a", at: 1 * ms, want: ""},
-		},
-		wantRunning: [numLanes]int{1, 0},
 	}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			p := newPool(limits)
-			workers := map[string]*worker{}
-			names := map[*worker]string{}
-			w := func(name string) *worker {
-				if workers[name] == nil {
-					workers[name] = &worker{}
-					names[workers[name]] = name
+			p := newPool(2, 10*time.Millisecond)
+			runs := map[string]*worker{}
+			name := map[*worker]string{}
+			get := func(n string) *worker {
+				if runs[n] == nil {
+					runs[n] = &worker{}
+					name[runs[n]] = n
 				}
-				return workers[name]
+				return runs[n]
 			}
-			for i, op := range tc.ops {
+			names := func(ws []*worker) string {
+				var out []string
+				for _, w := range ws {
+					out = append(out, name[w])
+				}
+				return strings.Join(out, " ")
+			}
+			list := func(l *workerList) string {
+				var ws []*worker
+				for w := l.front(); w != nil; w = w.pool.next {
+					ws = append(ws, w)
+				}
+				return names(ws)
+			}
+			for i, st := range tc.steps {
 				var got string
-				switch op.op {
-				case "acquire", "reattach":
-					var ok bool
-					if op.op == "acquire" {
-						ok = p.acquire(w(op.w), op.lane, op.first, op.at)
-					} else {
-						ok = p.reattach(w(op.w), op.lane, op.at)
+				switch st.op {
+				case "start", "start slow":
+					w := get(st.run)
+					switch ok := p.start(w, st.op == "start slow", st.at); {
+					case !ok:
+						got = "wait"
+					case w.pool.list == &p.held:
+						got = "slot"
+					default:
+						got = "none"
 					}
-					got = map[bool]string{true: "ok", false: "queued"}[ok]
-				case "release", "detach":
-					release := p.release
-					if op.op == "detach" {
-						release = p.detach
+				case "release":
+					if w := p.release(get(st.run), st.at); w != nil {
+						got = name[w]
 					}
-					if next := release(w(op.w), op.at); next != nil {
-						got = names[next]
-					}
-				case "unqueue":
-					p.unqueue(w(op.w))
-				case "demote":
-					var started []string
-					for _, s := range p.demote(op.at, nil) {
-						started = append(started, names[s])
-					}
-					got = strings.Join(started, ",")
+				case "expire":
+					got = names(p.expire(st.at, nil))
 				}
-				if got != op.want {
-					t.Errorf("step %d, %s %s at %v: got %q, want %q", i, op.op, op.w, op.at, got, op.want)
+				if got != st.want {
+					t.Errorf("step %d (%s %s at %v): got %q, want %q", i, st.op, st.run, st.at, got, st.want)
 				}
-				if err := poolInvariants(&p); err != nil {
-					t.Fatalf("step %d, %s %s at %v: %v", i, op.op, op.w, op.at, err)
+				if h, w := list(&p.held), list(&p.waiting); h != st.held || w != st.waiting || p.unslotted != st.unslotted {
+					t.Errorf("step %d (%s %s at %v): held [%s] waiting [%s] unslotted %d, want [%s] [%s] %d",
+						i, st.op, st.run, st.at, h, w, p.unslotted, st.held, st.waiting, st.unslotted)
 				}
-			}
-			if p.running != tc.wantRunning {
-				t.Errorf("running %v, want %v", p.running, tc.wantRunning)
-			}
-			if at, ok := p.nextDemotion(); ok != (tc.wantNext != 0) || at != tc.wantNext && ok {
-				t.Errorf("nextDemotion() = %v, %v; want %v", at, ok, tc.wantNext)
+				if err := p.check(); err != nil {
+					t.Errorf("step %d: %v", i, err)
+				}
 			}
 		})
 	}
 }
 
-// poolInvariants checks pool.go's invariants.
-func poolInvariants(p *pool) error {
-	if p.running[fastLane] > p.limits.fast {
-		return fmt.Errorf("%d fast runs, limit %d", p.running[fastLane], p.limits.fast)
+// check verifies the pool's invariants (pool.go).
+func (p *pool) check() error {
+	if p.held.len() > p.slots {
+		return fmt.Errorf("%d runs hold %d slots", p.held.len(), p.slots)
 	}
-	if p.fastWaiting() && p.running[fastLane] < p.limits.fast {
-		return fmt.Errorf("runs wait for a fast slot while %d of %d are taken", p.running[fastLane], p.limits.fast)
+	if p.waiting.len() > 0 && p.held.len() < p.slots {
+		return fmt.Errorf("%d runs wait while %d of %d slots are held", p.waiting.len(), p.held.len(), p.slots)
 	}
-	if p.pending[slowLane].len() > 0 && p.running[slowLane] < p.limits.slow {
-		return fmt.Errorf("runs wait for a slow slot while %d of %d are taken", p.running[slowLane], p.limits.slow)
-	}
-	for _, l := range []*workerList{&p.pending[fastLane], &p.pending[slowLane], &p.firsts, &p.fastRuns} {
+	for _, l := range []*workerList{&p.held, &p.waiting} {
 		n := 0
-		for w, prev := l.front(), (*worker)(nil); w != nil; prev, w = w, w.pool.next {
-			n++
+		for w := l.front(); w != nil; w = w.pool.next {
 			if w.pool.list != l {
-				return fmt.Errorf("a worker in a list links to another")
+				return fmt.Errorf("a run in a list that it does not name")
 			}
-			at := func(w *worker) time.Duration {
-				if l == &p.fastRuns {
-					return w.pool.startedAt
-				}
-				return w.pool.queuedAt
-			}
-			if prev != nil && at(prev) > at(w) {
-				return fmt.Errorf("a list is out of order: %v before %v", at(prev), at(w))
-			}
+			n++
 		}
 		if n != l.len() {
-			return fmt.Errorf("a list holds %d workers and counts %d", n, l.len())
+			return fmt.Errorf("a list holds %d runs and counts %d", n, l.len())
 		}
 	}
 	return nil

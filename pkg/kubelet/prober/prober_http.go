@@ -19,6 +19,8 @@ package prober
 import (
 	"crypto/tls"
 	"net/http"
+	"slices"
+	"strings"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
@@ -75,9 +77,8 @@ func (pr httpProber) Probe(req *http.Request, timeout time.Duration) (probe.Resu
 // flight at a time.
 type runCache struct {
 	// An exec probe's command with the container's environment expanded, once
-	// execExpanded is set.
-	execCmd      []string
-	execExpanded bool
+	// a run expanded it (an empty command expands to nil, again every run).
+	execCmd []string
 	// An HTTP probe's request for httpPodIP. net/http's client does not
 	// change a request it sends (it copies it to set a deadline or follow a
 	// redirect), so one request serves every run: the same bytes on the wire.
@@ -86,14 +87,22 @@ type runCache struct {
 }
 
 // execCommand returns exec's command with container's environment expanded.
-// A nil cache expands it every time, as upstream does.
+// A nil cache expands it every time, as upstream does. A command without a
+// '$' expands to itself: the cache keeps the spec's own, so that no worker
+// keeps an object allocated among a run's garbage, which would hold the
+// run's heap spans in use.
 func (rc *runCache) execCommand(exec *v1.ExecAction, container *v1.Container) []string {
-	if rc != nil && rc.execExpanded {
+	if rc != nil && rc.execCmd != nil {
 		return rc.execCmd
 	}
-	cmd := kubecontainer.ExpandContainerCommandOnlyStatic(exec.Command, container.Env)
+	var cmd []string
+	if rc != nil && len(exec.Command) > 0 && !slices.ContainsFunc(exec.Command, func(arg string) bool { return strings.Contains(arg, "$") }) {
+		cmd = exec.Command
+	} else {
+		cmd = kubecontainer.ExpandContainerCommandOnlyStatic(exec.Command, container.Env)
+	}
 	if rc != nil {
-		rc.execCmd, rc.execExpanded = cmd, true
+		rc.execCmd = cmd
 	}
 	return cmd
 }

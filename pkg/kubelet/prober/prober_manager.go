@@ -145,7 +145,7 @@ func NewManager(
 	m.spread.start = m.start
 	// The one place the gate is read: a manager keeps its mode for its lifetime.
 	if utilfeature.DefaultFeatureGate.Enabled(features.ProbeTimerWheel) {
-		m.scheduler = newScheduler(schedulerConfig{})
+		m.scheduler = newScheduler(componentBaseMetrics{})
 		m.spread.seed = nodeSeed()
 	}
 	return m

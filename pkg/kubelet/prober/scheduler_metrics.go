@@ -17,15 +17,15 @@ limitations under the License.
 package prober
 
 import (
-	"sync"
+	"sync/atomic"
 	"time"
-	"weak"
 
 	"k8s.io/component-base/metrics"
 )
 
-// The lateness buckets resolve the wheel's 4 ms tick and the kernel's timer
-// slack at the bottom and a probe stuck behind a full pool at the top.
+// The lateness buckets resolve the wheel's tick (schedulerTick) and the
+// kernel's timer slack at the bottom, and a run that outlasts its period at
+// the top (the next run is due at once, and lateness counts from its tick).
 var schedulerLatenessBuckets = []float64{0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10}
 
 var (
@@ -37,11 +37,11 @@ var (
 		Buckets:        schedulerLatenessBuckets,
 		StabilityLevel: metrics.ALPHA,
 	})
-	// ProberQueueWait is how long due probe runs waited for an executor slot.
+	// ProberQueueWait is how long due probe runs waited for a slot of the pool.
 	ProberQueueWait = metrics.NewHistogram(&metrics.HistogramOpts{
 		Subsystem:      "prober",
 		Name:           "scheduler_queue_wait_seconds",
-		Help:           "Time a due probe run waited for a free executor slot.",
+		Help:           "Time a due probe run waited for a slot of the scheduler's pool.",
 		Buckets:        schedulerLatenessBuckets,
 		StabilityLevel: metrics.ALPHA,
 	})
@@ -55,11 +55,11 @@ var (
 	}, []string{"probe_type"})
 
 	proberInFlightDesc = metrics.NewDesc("prober_scheduler_probes_in_flight",
-		"Probe runs in flight, by executor lane: fast, slow, or detached (waiting for the kubelet to take a changed result).",
+		"Probe runs in flight: holding a slot of the scheduler's pool (lane fast) or running without one (lane slow: runs that took the pool's slowAfter or more, runs of probes whose last run did, and runs that waited that long for a slot).",
 		[]string{"lane"}, nil, metrics.ALPHA, "")
 	proberPoolCapacityDesc = metrics.NewDesc("prober_scheduler_pool_capacity",
-		"Probe runs that may start at once, by executor lane (fast or slow).",
-		[]string{"lane"}, nil, metrics.ALPHA, "")
+		"Slots of the scheduler's pool: how many probe runs start at once before the next one waits (for at most the pool's slowAfter).",
+		nil, nil, metrics.ALPHA, "")
 )
 
 // SchedulerMetrics returns the scheduler's metrics that are updated as runs
@@ -69,70 +69,39 @@ func SchedulerMetrics() []metrics.Registerable {
 	return []metrics.Registerable{ProberStartLateness, ProberQueueWait, ProberSkippedRuns}
 }
 
-// SchedulerCollector reports the runs in flight and the capacity of every
-// live scheduler (a kubelet has one) as absolute values read when scraped,
-// so they are right however early or late it is registered.
-func SchedulerCollector() metrics.StableCollector {
-	return &schedulerCollector{schedulers: liveSchedulers}
-}
+// SchedulerCollector reports the runs in flight and the pool's capacity of
+// the kubelet's scheduler, the last one NewManager made, as values read when
+// scraped, so they are right however early or late it is registered.
+func SchedulerCollector() metrics.StableCollector { return &schedulerCollector{} }
 
-type schedulerCollector struct {
-	metrics.BaseStableCollector
-	schedulers func() []*scheduler
-}
+// collected is the scheduler SchedulerCollector reads.
+var collected atomic.Pointer[scheduler]
+
+type schedulerCollector struct{ metrics.BaseStableCollector }
 
 func (*schedulerCollector) DescribeWithStability(ch chan<- *metrics.Desc) {
 	ch <- proberInFlightDesc
 	ch <- proberPoolCapacityDesc
 }
 
-func (c *schedulerCollector) CollectWithStability(ch chan<- metrics.Metric) {
-	var inFlight [numLanes + 1]int
-	var capacity [numLanes]int
-	for _, s := range c.schedulers() {
-		s.mu.Lock()
-		for l := range numLanes {
-			inFlight[l] += s.pool.running[l]
-			capacity[l] += s.pool.limit(l)
-		}
-		inFlight[detachedLane] += s.pool.detached
-		s.mu.Unlock()
+func (*schedulerCollector) CollectWithStability(ch chan<- metrics.Metric) {
+	s := collected.Load()
+	if s == nil {
+		return
 	}
-	for l, n := range inFlight {
-		ch <- metrics.NewLazyConstMetric(proberInFlightDesc, metrics.GaugeValue, float64(n), lane(l).String())
-	}
-	for l, n := range capacity {
-		ch <- metrics.NewLazyConstMetric(proberPoolCapacityDesc, metrics.GaugeValue, float64(n), lane(l).String())
-	}
+	s.mu.Lock()
+	held, unslotted, slots := s.pool.held.len(), s.pool.unslotted, s.pool.slots
+	s.mu.Unlock()
+	ch <- metrics.NewLazyConstMetric(proberInFlightDesc, metrics.GaugeValue, float64(held), "fast")
+	ch <- metrics.NewLazyConstMetric(proberInFlightDesc, metrics.GaugeValue, float64(unslotted), "slow")
+	ch <- metrics.NewLazyConstMetric(proberPoolCapacityDesc, metrics.GaugeValue, float64(slots))
 }
 
-// schedulers lists the schedulers the collector reads. Weak pointers, so that
-// the many managers tests create are collected as usual.
-var schedulers struct {
-	sync.Mutex
-	all []weak.Pointer[scheduler]
-}
-
-func registerScheduler(s *scheduler) {
-	schedulers.Lock()
-	defer schedulers.Unlock()
-	schedulers.all = append(schedulers.all, weak.Make(s))
-}
-
-func liveSchedulers() []*scheduler {
-	schedulers.Lock()
-	defer schedulers.Unlock()
-	var live []*scheduler
-	kept := schedulers.all[:0]
-	for _, p := range schedulers.all {
-		if s := p.Value(); s != nil {
-			live = append(live, s)
-			kept = append(kept, p)
-		}
-	}
-	clear(schedulers.all[len(kept):])
-	schedulers.all = kept
-	return live
+// schedulerMetrics is what the scheduler reports as runs happen; tests swap
+// in a recorder.
+type schedulerMetrics interface {
+	started(lateness, queueWait time.Duration) // a run began: late against its due time, after waiting for a slot
+	skipped(t probeType, ticks int64)          // ticks upstream's ticker would have dropped
 }
 
 // componentBaseMetrics reports to the package's metrics, which are no-ops

@@ -17,13 +17,10 @@ limitations under the License.
 package prober
 
 import (
-	"runtime"
-	"slices"
 	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
-	"weak"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/component-base/metrics"
@@ -36,33 +33,30 @@ import (
 // the capacity is there from the first scrape.
 func TestSchedulerCollector(t *testing.T) {
 	const header = `
-# HELP prober_scheduler_pool_capacity [ALPHA] Probe runs that may start at once, by executor lane (fast or slow).
+# HELP prober_scheduler_pool_capacity [ALPHA] Slots of the scheduler's pool: how many probe runs start at once before the next one waits (for at most the pool's slowAfter).
 # TYPE prober_scheduler_pool_capacity gauge
-prober_scheduler_pool_capacity{lane="fast"} 2
-prober_scheduler_pool_capacity{lane="slow"} 5
-# HELP prober_scheduler_probes_in_flight [ALPHA] Probe runs in flight, by executor lane: fast, slow, or detached (waiting for the kubelet to take a changed result).
+prober_scheduler_pool_capacity 2
+# HELP prober_scheduler_probes_in_flight [ALPHA] Probe runs in flight: holding a slot of the scheduler's pool (lane fast) or running without one (lane slow: runs that took the pool's slowAfter or more, runs of probes whose last run did, and runs that waited that long for a slot).
 # TYPE prober_scheduler_probes_in_flight gauge
 `
 	synctest.Test(t, func(t *testing.T) {
-		h := newHarness(t, &poolLimits{fast: 2, slow: 5, slowAfter: 10 * time.Millisecond})
+		h := newHarness(t, 2) // the last scheduler made: the collector's
 		afterStart(h, 10*time.Second)
 		h.probes.set("c", behaviour{result: probe.Success, hang: 2 * time.Second})
 		h.addPod("p", v1.Container{Name: "c", LivenessProbe: execProbe(10)})
 		time.Sleep(time.Second)
 
 		reg := metrics.NewKubeRegistry()
-		reg.CustomMustRegister(&schedulerCollector{schedulers: func() []*scheduler { return []*scheduler{h.m.scheduler} }})
+		reg.CustomMustRegister(SchedulerCollector())
 		for _, step := range []struct {
 			when     string
 			inFlight string
 		}{
 			{"while a run that started before registration is in flight", `
-prober_scheduler_probes_in_flight{lane="detached"} 0
 prober_scheduler_probes_in_flight{lane="fast"} 1
 prober_scheduler_probes_in_flight{lane="slow"} 0
 `},
 			{"after it ended", `
-prober_scheduler_probes_in_flight{lane="detached"} 0
 prober_scheduler_probes_in_flight{lane="fast"} 0
 prober_scheduler_probes_in_flight{lane="slow"} 0
 `},
@@ -75,31 +69,4 @@ prober_scheduler_probes_in_flight{lane="slow"} 0
 		}
 		h.close()
 	})
-}
-
-// TestLiveSchedulersForgetCollectedOnes: the collector's list keeps weak
-// pointers and forgets the schedulers the GC collected, whenever the GC ran.
-func TestLiveSchedulersForgetCollectedOnes(t *testing.T) {
-	kept := newScheduler(schedulerConfig{})
-	var dropped [10]weak.Pointer[scheduler]
-	for i := range dropped {
-		dropped[i] = weak.Make(newScheduler(schedulerConfig{}))
-	}
-	runtime.GC()
-	for i, p := range dropped {
-		if p.Value() != nil {
-			t.Fatalf("dropped scheduler %d was not collected: the test cannot tell", i)
-		}
-	}
-	live := liveSchedulers()
-	if !slices.Contains(live, kept) {
-		t.Error("a scheduler in use is not reported")
-	}
-	schedulers.Lock()
-	listed := len(schedulers.all)
-	schedulers.Unlock()
-	if listed != len(live) {
-		t.Errorf("%d schedulers listed after %d live ones were reported: collected ones are kept", listed, len(live))
-	}
-	runtime.KeepAlive(kept)
 }

@@ -37,12 +37,13 @@ import "time"
 //	                                                   moment) is dropped
 //	run at 3    tick 4 pending                        → 4.5, 6, 7.5, ...
 //
-// due is the next grid point not yet received. A run that starts at now
-// receives it (consume); after a run, the next run is due at once when due <=
-// now (a pending tick), else at due. A manual trigger is Reset(period): the
-// grid restarts at the trigger's run and a pending tick is discarded, as Go
-// 1.23's Reset discards it. The grid starts at the first run's due time,
-// where upstream creates its ticker, after the start-up sleep.
+// due is the next grid point not yet received. The tick is received (consume)
+// when the worker takes it: at due itself if the worker waits then, or when
+// the run in flight ends if due falls during it (a pending tick). A manual
+// trigger is Reset(period): the grid restarts at the trigger and a pending
+// tick is discarded, as Go 1.23's Reset discards it. The grid starts one
+// period after the first run's due time, where upstream creates its ticker,
+// after the start-up sleep.
 //
 // All times are offsets from the scheduler's epoch; the scheduler's mutex
 // guards the fields.
@@ -51,17 +52,10 @@ type probeTicker struct {
 	due    time.Duration
 }
 
-// start is the first run's: until it, due holds that run's due time, where
-// upstream's worker creates its ticker.
-func (t *probeTicker) start() { t.due += t.period }
-
-// consume receives the pending tick for a run that starts at now, and returns
-// how many ticks fell while the previous run was in flight beyond the one a
-// ticker keeps: upstream's ticker dropped those.
+// consume receives the tick due at or before now, and returns how many
+// ticks fell since beyond the one a ticker keeps: upstream's ticker dropped
+// those. Called only when pending(now).
 func (t *probeTicker) consume(now time.Duration) (dropped int64) {
-	if t.due > now {
-		return 0 // no tick pending: the run is a first or manual run
-	}
 	dropped = int64((now - t.due) / t.period)
 	t.due += time.Duration(dropped+1) * t.period
 	return dropped

@@ -27,7 +27,7 @@ import (
 func TestProbeTicker(t *testing.T) {
 	s := func(f float64) time.Duration { return time.Duration(f * float64(time.Second)) }
 	type step struct {
-		op          string // "start", "consume", "reset" or "pending"
+		op          string // "consume", "reset" or "pending"
 		at          time.Duration
 		wantDropped int64
 		wantPending bool
@@ -41,7 +41,6 @@ func TestProbeTicker(t *testing.T) {
 	}{{
 		name: "runs on time keep the grid", period: s(1), first: s(0.5),
 		steps: []step{
-			{op: "start", at: s(0.5), wantDue: s(1.5)},
 			{op: "pending", at: s(1.49), wantPending: false, wantDue: s(1.5)},
 			{op: "consume", at: s(1.5), wantDue: s(2.5)},
 			{op: "consume", at: s(2.5), wantDue: s(3.5)},
@@ -49,7 +48,6 @@ func TestProbeTicker(t *testing.T) {
 	}, {
 		name: "a run of 1.5 periods leaves one tick pending, the next drops one", period: s(1), first: 0,
 		steps: []step{
-			{op: "start", at: 0, wantDue: s(1)},
 			{op: "pending", at: s(1.5), wantPending: true, wantDue: s(1)},
 			{op: "consume", at: s(1.5), wantDue: s(2)},
 			{op: "pending", at: s(3), wantPending: true, wantDue: s(2)},
@@ -59,19 +57,11 @@ func TestProbeTicker(t *testing.T) {
 	}, {
 		name: "a run that hangs for ten periods drops nine ticks", period: s(1), first: 0,
 		steps: []step{
-			{op: "start", at: 0, wantDue: s(1)},
 			{op: "consume", at: s(10.2), wantDropped: 9, wantDue: s(11)},
-		},
-	}, {
-		name: "a manual run before the grid point is not a tick", period: s(10), first: 0,
-		steps: []step{
-			{op: "start", at: 0, wantDue: s(10)},
-			{op: "consume", at: s(4), wantDue: s(10)},
 		},
 	}, {
 		name: "reset restarts the grid and drops a pending tick", period: s(10), first: 0,
 		steps: []step{
-			{op: "start", at: 0, wantDue: s(10)},
 			{op: "reset", at: s(12), wantDue: s(22)},
 			{op: "pending", at: s(12), wantPending: false, wantDue: s(22)},
 			{op: "consume", at: s(22), wantDue: s(32)},
@@ -79,15 +69,13 @@ func TestProbeTicker(t *testing.T) {
 	}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			tk := probeTicker{period: tc.period, due: tc.first}
+			tk := probeTicker{period: tc.period, due: tc.first + tc.period} // as add starts it
 			for i, st := range tc.steps {
 				switch st.op {
 				case "consume":
 					if got := tk.consume(st.at); got != st.wantDropped {
 						t.Errorf("step %d: consume(%v) dropped %d ticks, want %d", i, st.at, got, st.wantDropped)
 					}
-				case "start": // the first run
-					tk.start()
 				case "reset":
 					tk.reset(st.at)
 				case "pending":

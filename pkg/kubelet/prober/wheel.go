@@ -19,110 +19,97 @@ package prober
 import "math/bits"
 
 // timingWheel is a hierarchical timing wheel (Varghese & Lauck) in the layout
-// Tokio and Linux use: wheelLevels levels of 64 slots, level L slot covering
-// 64^L ticks, so one level spans 64 times the level below. Time is an int64
-// tick count; the scheduler uses 4 ms ticks, so the levels span 256 ms,
-// 16.4 s, 17.5 min, 18.6 h, 49.7 days and 8.7 years.
+// of Tokio's and Linux's: wheelLevels levels of wheelSlots slots, a slot of
+// level L covering wheelSlots^L ticks. Time is a count of ticks; with the
+// scheduler's tick, the top level spans years.
 //
-// A timer is filed on the lowest level whose slot width still separates it
-// from the current time: the level of the highest 6-bit digit in which `when`
-// and `elapsed` differ. Example, with elapsed = 1000 ticks (1 s):
+// A timer is filed on the level of the highest 6-bit digit in which its tick
+// and the wheel's current tick differ (levelFor). With the wheel at tick 1000:
 //
-//	when = 1040     digits differ only in the lowest 6 bits → level 0, slot 1040%64 = 16
-//	when = 11000    11000^1000 has its top bit in digit 2  → level 2, slot (11000>>12)%64 = 2
+//	tick 1010   differs in digit 0         → level 0, slot 1010%64 = 50
+//	tick 1040   differs in digit 1         → level 1, slot (1040>>6)%64 = 16, which starts at tick 1024
+//	tick 11000  differs in digit 2         → level 2, slot (11000>>12)%64 = 2, which starts at tick 8192
 //
-// The second timer sits in a slot that starts at tick 8192. When the wheel
-// advances to 8192 it empties that slot and files each timer again: 11000 is
-// now 2808 ticks away and lands on level 1, slot (11000>>6)%64 = 43, which
-// starts at tick 10944; advancing there files it on level 0, slot
-// 11000%64 = 56, and at tick 11000 it fires. A timer thus moves down at most
-// once per level and fires within its own tick: granularity is one tick at
-// any distance, and schedule, cancel and each cascade step are O(1).
+// When the wheel reaches the start of a slot it empties it and files each
+// timer again: at tick 8192, tick 11000 moves to level 1, slot 43 (starting at
+// tick 10944); at 10944 to level 0, slot 56; at 11000 it fires. A timer moves
+// down at most once per level and fires within its own tick, whatever its
+// distance; filing, cancelling and each step down are O(1).
 //
-// Because every timer on level L shares its higher digits with `elapsed`,
-// all of level L's timers are later than all of level L-1's, and within a
-// level the lowest occupied slot is the earliest. An occupancy bitmap per
-// level makes "when is the next non-empty slot?" a few TrailingZeros64 calls,
-// so the scheduler sleeps on one runtime timer until exactly that slot
-// instead of ticking through empty ones. Timers further away than the top
-// level spans wait in an overflow list that is filed again each time the top
-// level wraps (every 2^36 ticks), or against the target tick when advance
-// jumps over several wraps with nothing else filed.
+// Every timer of level L shares its higher digits with the current tick, so
+// level L's timers all come after level L-1's, and within a level the lowest
+// occupied slot comes first: an occupancy bitmap per level puts the next
+// non-empty slot a few TrailingZeros64 away, and the scheduler sleeps until
+// it. Timers beyond the top level wait in an overflow list, filed again when
+// the top level wraps, or at once when nothing else is filed.
 //
-// The wheel is not safe for concurrent use; the scheduler guards it.
+// Invariant: every filed timer's tick is after elapsed. The scheduler's mutex
+// guards the wheel.
 type timingWheel struct {
-	// elapsed is the tick up to which the wheel has been advanced. Every
-	// filed timer has when > elapsed.
-	elapsed  int64
+	elapsed  int64 // the tick the wheel has advanced to
 	levels   [wheelLevels]wheelLevel
 	overflow *wheelTimer
-	count    int
 }
 
 const (
-	wheelBits   = 6
-	wheelSlots  = 1 << wheelBits
-	wheelLevels = 6
-	// overflowLevel marks timers kept in the overflow list.
-	overflowLevel = wheelLevels
+	wheelBits     = 6
+	wheelSlots    = 1 << wheelBits
+	wheelLevels   = 6
+	overflowLevel = wheelLevels // wheelTimer.level of a timer in the overflow list
 )
 
 type wheelLevel struct {
-	occupied uint64
+	occupied uint64 // bit i: slots[i] is not empty
 	slots    [wheelSlots]*wheelTimer
 }
 
-// wheelTimer is one entry. Its zero value is a timer that is not filed.
+// wheelTimer is one entry, embedded in the worker it stands for. Its zero
+// value is a timer that is not filed.
 type wheelTimer struct {
-	// when is the tick at which the timer is due.
-	when       int64
+	when       int64 // the tick at which it fires
 	level      int8
 	slot       uint8
-	inWheel    bool
+	filed      bool
 	prev, next *wheelTimer
-	// owner is what the timer stands for; the wheel never reads it.
-	owner *worker
+	owner      *worker // for the scheduler; the wheel never reads it
 }
 
-func (t *wheelTimer) headOf(w *timingWheel) **wheelTimer {
-	if t.level == overflowLevel {
-		return &w.overflow
-	}
-	return &w.levels[t.level].slots[t.slot]
-}
-
-func newTimingWheel(now int64) *timingWheel {
-	return &timingWheel{elapsed: now}
-}
-
-// len returns the number of filed timers.
-func (w *timingWheel) len() int { return w.count }
-
-// schedule files t to fire at tick when. It reports false, and files
-// nothing, when when <= the current tick: such a timer is already due and
-// the caller must run it itself. t must not be filed.
+// schedule files t to fire at tick when and reports true, or reports false
+// and files nothing if when is not after the current tick: such a timer is
+// due already, and the caller runs it itself. t must not be filed.
 func (w *timingWheel) schedule(t *wheelTimer, when int64) bool {
+	if t.filed {
+		panic("prober: timing wheel: a timer filed twice")
+	}
 	if when <= w.elapsed {
 		return false
 	}
 	t.when = when
 	w.file(t)
-	w.count++
 	return true
 }
 
-// cancel removes t if it is filed and reports whether it was.
-func (w *timingWheel) cancel(t *wheelTimer) bool {
-	if !t.inWheel {
-		return false
+// cancel removes t if it is filed.
+func (w *timingWheel) cancel(t *wheelTimer) {
+	if !t.filed {
+		return
 	}
-	w.unlink(t)
-	w.count--
-	return true
+	if t.prev != nil {
+		t.prev.next = t.next
+	} else {
+		*w.head(t) = t.next
+		if t.next == nil && t.level != overflowLevel {
+			w.levels[t.level].occupied &^= 1 << t.slot
+		}
+	}
+	if t.next != nil {
+		t.next.prev = t.prev
+	}
+	t.prev, t.next, t.filed = nil, nil, false
 }
 
-// next returns the start tick of the earliest non-empty slot; a timer in it
-// may be due later than that tick (then it is only moved down a level).
+// next returns the first tick of the earliest non-empty slot. A timer in it
+// may fire later than that: the slot is then only emptied a level down.
 func (w *timingWheel) next() (tick int64, ok bool) {
 	level, slot, ok := w.nextSlot()
 	if !ok {
@@ -131,22 +118,8 @@ func (w *timingWheel) next() (tick int64, ok bool) {
 	return w.slotStart(level, slot), true
 }
 
-// lone returns the only timer of the earliest non-empty slot, if that slot
-// is on level 0 and holds one timer (ablation: exactSparse).
-func (w *timingWheel) lone() *wheelTimer {
-	level, slot, ok := w.nextSlot()
-	if !ok || level != 0 {
-		return nil
-	}
-	if t := w.levels[0].slots[slot]; t.next == nil {
-		return t
-	}
-	return nil
-}
-
-// advance moves the wheel to tick now and appends every timer due at or
-// before now to fired, in the order of their slots. Fired timers are no
-// longer filed, so the caller may schedule them again.
+// advance moves the wheel to tick now and appends to fired every timer whose
+// tick is at or before now, slot by slot. Fired timers are no longer filed.
 func (w *timingWheel) advance(now int64, fired []*wheelTimer) []*wheelTimer {
 	for {
 		level, slot, ok := w.nextSlot()
@@ -159,9 +132,8 @@ func (w *timingWheel) advance(now int64, fired []*wheelTimer) []*wheelTimer {
 		}
 		var head *wheelTimer
 		if level == overflowLevel {
-			// Every level is empty, so nothing lies between here and now:
-			// file the list against now at once instead of once per wrap,
-			// which would cost one pass per 2^36 ticks crossed.
+			// Every level is empty, so nothing lies before now: file the
+			// list against now at once rather than once per wrap crossed.
 			head, w.overflow = w.overflow, nil
 			start = now
 		} else {
@@ -172,9 +144,8 @@ func (w *timingWheel) advance(now int64, fired []*wheelTimer) []*wheelTimer {
 		w.elapsed = start
 		for t := head; t != nil; {
 			next := t.next
-			t.prev, t.next, t.inWheel = nil, nil, false
+			t.prev, t.next, t.filed = nil, nil, false
 			if t.when <= now {
-				w.count--
 				fired = append(fired, t)
 			} else {
 				w.file(t)
@@ -182,75 +153,57 @@ func (w *timingWheel) advance(now int64, fired []*wheelTimer) []*wheelTimer {
 			t = next
 		}
 	}
-	if now > w.elapsed {
-		w.elapsed = now
-	}
+	w.elapsed = max(w.elapsed, now)
 	return fired
 }
 
 // file links t into the slot its distance from elapsed selects.
 func (w *timingWheel) file(t *wheelTimer) {
 	level := levelFor(w.elapsed, t.when)
-	var head **wheelTimer
 	if level >= wheelLevels {
 		t.level, t.slot = overflowLevel, 0
-		head = &w.overflow
 	} else {
-		slot := uint8((t.when >> (wheelBits * level)) & (wheelSlots - 1))
-		t.level, t.slot = int8(level), slot
-		l := &w.levels[level]
-		l.occupied |= 1 << slot
-		head = &l.slots[slot]
+		t.level, t.slot = int8(level), uint8(t.when>>(wheelBits*level)&(wheelSlots-1))
+		w.levels[level].occupied |= 1 << t.slot
 	}
-	t.prev, t.next, t.inWheel = nil, *head, true
+	head := w.head(t)
+	t.prev, t.next, t.filed = nil, *head, true
 	if *head != nil {
 		(*head).prev = t
 	}
 	*head = t
 }
 
-func (w *timingWheel) unlink(t *wheelTimer) {
-	if t.prev != nil {
-		t.prev.next = t.next
-	} else {
-		*t.headOf(w) = t.next
-		if t.next == nil && t.level != overflowLevel {
-			w.levels[t.level].occupied &^= 1 << t.slot
-		}
+func (w *timingWheel) head(t *wheelTimer) **wheelTimer {
+	if t.level == overflowLevel {
+		return &w.overflow
 	}
-	if t.next != nil {
-		t.next.prev = t.prev
-	}
-	t.prev, t.next, t.inWheel = nil, nil, false
+	return &w.levels[t.level].slots[t.slot]
 }
 
-// nextSlot finds the earliest non-empty slot: the lowest occupied slot of
-// the lowest non-empty level, or else the overflow list.
+// nextSlot finds the earliest non-empty slot: the lowest occupied slot of the
+// lowest non-empty level, else the overflow list.
 func (w *timingWheel) nextSlot() (level int, slot uint8, ok bool) {
 	for level := range w.levels {
 		if occ := w.levels[level].occupied; occ != 0 {
 			return level, uint8(bits.TrailingZeros64(occ)), true
 		}
 	}
-	if w.overflow != nil {
-		return overflowLevel, 0, true
-	}
-	return 0, 0, false
+	return overflowLevel, 0, w.overflow != nil
 }
 
-// slotStart is the first tick a slot covers. The overflow list "starts" when
-// the top level wraps, which is when its timers can be filed on a level.
+// slotStart is the first tick a slot covers; the overflow list's is the
+// top level's next wrap, when its timers can be filed on a level.
 func (w *timingWheel) slotStart(level int, slot uint8) int64 {
-	span := int64(1) << (wheelBits * level) // ticks per slot; for overflow, per wrap
+	span := int64(1) << (wheelBits * level) // ticks per slot; for the overflow list, per wrap
 	if level == overflowLevel {
 		return (w.elapsed | (span - 1)) + 1
 	}
-	levelStart := w.elapsed &^ (span<<wheelBits - 1)
-	return levelStart + int64(slot)*span
+	return w.elapsed&^(span<<wheelBits-1) + int64(slot)*span
 }
 
-// levelFor returns the level for a timer due at when, seen from elapsed: the
-// index of the highest 6-bit digit in which the two differ.
+// levelFor is the level of a timer due at tick when, seen from tick elapsed:
+// the index of the highest 6-bit digit in which the two differ.
 func levelFor(elapsed, when int64) int {
 	diff := uint64(elapsed^when) | (wheelSlots - 1)
 	return (63 - bits.LeadingZeros64(diff)) / wheelBits

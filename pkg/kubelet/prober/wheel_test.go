@@ -91,7 +91,7 @@ func TestWheel(t *testing.T) {
 	}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			w := newTimingWheel(tc.start)
+			w := newWheelAt(tc.start)
 			timers := make([]wheelTimer, len(tc.schedule))
 			for i, when := range tc.schedule {
 				if !w.schedule(&timers[i], when) {
@@ -99,12 +99,11 @@ func TestWheel(t *testing.T) {
 				}
 			}
 			for _, i := range tc.cancel {
-				if !w.cancel(&timers[i]) {
-					t.Fatalf("cancel(%d) found nothing", tc.schedule[i])
+				w.cancel(&timers[i])
+				if timers[i].filed {
+					t.Fatalf("cancel(%d) left it filed", tc.schedule[i])
 				}
-				if w.cancel(&timers[i]) {
-					t.Fatalf("second cancel(%d) found something", tc.schedule[i])
-				}
+				w.cancel(&timers[i]) // a second cancel does nothing
 			}
 			for i, now := range tc.steps {
 				got := firedAt(w, now)
@@ -113,30 +112,30 @@ func TestWheel(t *testing.T) {
 					t.Errorf("advance(%d) fired %v, want %v", now, got, tc.want[i])
 				}
 			}
-			if w.len() != 0 {
-				t.Errorf("%d timers left", w.len())
+			if filedCount(w) != 0 {
+				t.Errorf("%d timers left", filedCount(w))
 			}
 		})
 	}
 }
 
 func TestWheelScheduleDueNowIsRefused(t *testing.T) {
-	w := newTimingWheel(100)
+	w := newWheelAt(100)
 	var tm wheelTimer
 	for _, when := range []int64{100, 99, math.MinInt64} {
 		if w.schedule(&tm, when) {
 			t.Errorf("schedule(%d) at 100 was accepted", when)
 		}
 	}
-	if w.len() != 0 {
-		t.Errorf("len = %d", w.len())
+	if filedCount(w) != 0 {
+		t.Errorf("len = %d", filedCount(w))
 	}
 }
 
 // TestWheelNextIsExact checks that next() never lets a sleeping scheduler
 // oversleep: the earliest timer's tick is never before next().
 func TestWheelNextIsExact(t *testing.T) {
-	w := newTimingWheel(0)
+	w := newWheelAt(0)
 	timers := make([]wheelTimer, 3)
 	for i, when := range []int64{300_000, 9_000, 70} {
 		w.schedule(&timers[i], when)
@@ -195,7 +194,7 @@ func FuzzWheel(f *testing.F) {
 	f.Fuzz(func(t *testing.T, ops []byte) {
 		const maxTimers = 64
 		now := int64(1 << 20)
-		w := newTimingWheel(now)
+		w := newWheelAt(now)
 		m := &wheelModel{due: map[int]int64{}}
 		timers := make([]wheelTimer, maxTimers)
 		ids := map[*wheelTimer]int{}
@@ -224,9 +223,10 @@ func FuzzWheel(f *testing.F) {
 			case 1: // cancel
 				id := int(arg % maxTimers)
 				_, want := m.due[id]
-				if got := w.cancel(&timers[id]); got != want {
-					t.Fatalf("cancel(%d) = %v, want %v", id, got, want)
+				if got := timers[id].filed; got != want {
+					t.Fatalf("timer %d filed = %v before cancel, model %v", id, got, want)
 				}
+				w.cancel(&timers[id])
 				delete(m.due, id)
 			case 2: // advance by a small or large step
 				step := int64(arg>>8) >> (arg % 64)
@@ -263,8 +263,8 @@ func FuzzWheel(f *testing.F) {
 					t.Fatalf("advance(next=%d) fired %d, want %d", now, got, want)
 				}
 			}
-			if w.len() != len(m.due) {
-				t.Fatalf("len() = %d, model %d", w.len(), len(m.due))
+			if filedCount(w) != len(m.due) {
+				t.Fatalf("len() = %d, model %d", filedCount(w), len(m.due))
 			}
 		}
 	})
@@ -274,18 +274,69 @@ func FuzzWheel(f *testing.F) {
 // top-level wraps) with only an overflow timer filed: what a wheel costs after
 // a long idle span, since the scheduler only wakes for the next slot.
 func BenchmarkWheelAdvanceAcrossWraps(b *testing.B) {
-	w := newTimingWheel(0)
+	w := newWheelAt(0)
 	var tm wheelTimer
 	w.schedule(&tm, math.MaxInt64-1)
 	now := int64(0)
 	for b.Loop() {
 		if now > math.MaxInt64-1<<57 {
 			b.StopTimer()
-			w, now = newTimingWheel(0), 0
+			w, now = newWheelAt(0), 0
 			w.schedule(&tm, math.MaxInt64-1)
 			b.StartTimer()
 		}
 		now += 1 << 56
 		w.advance(now, nil)
+	}
+}
+
+func newWheelAt(tick int64) *timingWheel { return &timingWheel{elapsed: tick} }
+
+// filedCount counts the timers filed in w.
+func filedCount(w *timingWheel) int {
+	n := 0
+	for t := w.overflow; t != nil; t = t.next {
+		n++
+	}
+	for l := range w.levels {
+		for _, head := range w.levels[l].slots {
+			for t := head; t != nil; t = t.next {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// TestLevelFor: wheel.go's examples of where a timer is filed and how it
+// moves down as the wheel advances.
+func TestLevelFor(t *testing.T) {
+	tests := []struct {
+		elapsed, when   int64
+		level           int
+		slot, slotStart int64
+	}{
+		{1000, 1010, 0, 50, 1010},
+		{1000, 1040, 1, 16, 1024},
+		{1000, 11000, 2, 2, 8192},
+		{1024, 1040, 0, 16, 1040},
+		{8192, 11000, 1, 43, 10944},
+		{10944, 11000, 0, 56, 11000},
+		{0, 1 << 36, wheelLevels, 0, 1 << 36}, // beyond the top level: the overflow list
+	}
+	for _, tc := range tests {
+		w := newWheelAt(tc.elapsed)
+		var tm wheelTimer
+		if !w.schedule(&tm, tc.when) {
+			t.Fatalf("schedule(%d) at %d refused", tc.when, tc.elapsed)
+		}
+		if got := levelFor(tc.elapsed, tc.when); got != tc.level {
+			t.Errorf("levelFor(%d, %d) = %d, want %d", tc.elapsed, tc.when, got, tc.level)
+		}
+		start, _ := w.next()
+		if int(tm.level) != min(tc.level, overflowLevel) || int64(tm.slot) != tc.slot || start != tc.slotStart {
+			t.Errorf("tick %d at %d: filed on level %d slot %d starting at %d, want level %d slot %d starting at %d",
+				tc.when, tc.elapsed, tm.level, tm.slot, start, tc.level, tc.slot, tc.slotStart)
+		}
 	}
 }

@@ -54,10 +54,6 @@ type worker struct {
 	// The context the worker was started with, passed to every doProbe.
 	ctx context.Context
 
-	// What resultsManager points to: the probe type's results manager, through which a run gives
-	// its executor slot up before it waits on syncLoopIteration (delivery.go).
-	delivery resultsDelivery
-
 	// The pod containing this probe (read-only)
 	pod *v1.Pod
 
@@ -93,7 +89,7 @@ type worker struct {
 	onHold bool
 
 	// The worker's metric series, kept while seriesEpoch is unchanged (countResult).
-	series *workerSeries
+	series workerSeries
 }
 
 // The label values of a worker's ProberResults and ProberDuration series are the pod's and
@@ -133,13 +129,10 @@ var seriesResults = [...]string{probeResultSuccessful, probeResultFailed, probeR
 
 // keptSeries returns w's kept series, emptied if the epoch has moved since they were kept.
 func (w *worker) keptSeries() *workerSeries {
-	e := seriesEpoch.Load() // before the look-ups whose series are kept at e
-	if w.series == nil {
-		w.series = &workerSeries{epoch: e}
-	} else if w.series.epoch != e {
-		*w.series = workerSeries{epoch: e}
+	if e := seriesEpoch.Load(); w.series.epoch != e { // before the look-ups whose series are kept at e
+		w.series = workerSeries{epoch: e}
 	}
-	return w.series
+	return &w.series
 }
 
 // countResult counts a run's result seriesResults[i].
@@ -252,9 +245,6 @@ func newWorker(
 	if m.scheduler == nil {
 		w.stopCh = make(chan struct{}, 1)          // Buffer so stop() can be non-blocking.
 		w.manualTriggerCh = make(chan struct{}, 1) // Buffer so prober_manager can do non-blocking calls to doProbe.
-	} else {
-		w.delivery = resultsDelivery{Manager: w.resultsManager, w: w}
-		w.resultsManager = &w.delivery
 	}
 
 	return w
@@ -270,14 +260,6 @@ func (w *worker) start(ctx context.Context) {
 		return
 	}
 	period := probePeriod(ctx, w)
-	if w.probeManager.scheduler.mech.randomSleep {
-		var delay time.Duration
-		if period > time.Since(w.probeManager.start) {
-			delay = time.Duration(rand.Float64() * float64(period))
-		}
-		w.probeManager.scheduler.add(w, period, delay)
-		return
-	}
 	w.probeManager.scheduler.add(w, period, w.probeManager.spread.delay(period, schedulerTick))
 }
 
@@ -322,35 +304,29 @@ probeLoop:
 // stop stops the probe worker. The worker handles cleanup and removes itself from its manager.
 // It is safe to call stop multiple times.
 func (w *worker) stop() {
-	if w.stopCh != nil {
-		select {
-		case w.stopCh <- struct{}{}:
-		default: // Non-blocking.
-		}
+	if w.stopCh == nil && w.probeManager != nil { // not one of upstream's tests' zero workers
+		w.probeManager.scheduler.stop(w)
 		return
 	}
-	if w.probeManager == nil || w.probeManager.scheduler == nil {
-		return // Not a started worker.
+	select {
+	case w.stopCh <- struct{}{}:
+	default: // Non-blocking.
 	}
-	w.probeManager.scheduler.stop(w)
 }
 
 // trigger asks for an immediate run of the probe that restarts its period. Like upstream's
 // non-blocking send on its one-slot trigger channel (which the gate-off loop uses), it reports
 // false only while an earlier trigger waits.
 func (w *worker) trigger() bool {
-	if w.manualTriggerCh != nil {
-		select {
-		case w.manualTriggerCh <- struct{}{}:
-			return true
-		default:
-			return false
-		}
+	if w.manualTriggerCh == nil && w.probeManager != nil { // not one of upstream's tests' zero workers
+		return w.probeManager.scheduler.trigger(w)
 	}
-	if w.probeManager == nil || w.probeManager.scheduler == nil {
+	select {
+	case w.manualTriggerCh <- struct{}{}:
+		return true
+	default:
 		return false
 	}
-	return w.probeManager.scheduler.trigger(w)
 }
 
 // execute performs one scheduled action on the calling executor and reports whether the worker
@@ -360,11 +336,10 @@ func (w *worker) execute(a action) (keepGoing bool) {
 	case actExit:
 		w.exit()
 		return false
-	case actManualProbe:
+	case actManual:
 		klog.FromContext(w.ctx).V(4).Info("Triggered Probe by manual run", "probeType", w.probeType, "pod", klog.KObj(w.pod), "podUID", w.pod.UID, "containerName", w.container.Name)
 	}
 	keepGoing = w.doProbe(w.ctx)
-	w.delivery.detached = false // a run that gave its slot up ends without one (delivery.go)
 	if !keepGoing {
 		w.exit()
 	}
@@ -521,10 +496,6 @@ func (w *worker) doProbe(ctx context.Context) (keepGoing bool) {
 			return true
 		}
 	}
-
-	// A run that gave its executor slot up while a Set waited for the kubelet takes one again
-	// before it probes (delivery.go).
-	w.delivery.resume()
 
 	// Note, exec probe does NOT have access to pod environment variables or downward API
 	result, err := w.probeManager.prober.probeWith(ctx, w.probeType, w.pod, status, w.container, w.containerID, &w.cache)

@@ -1,0 +1,187 @@
+package parity
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/kubernetes/pkg/kubelet/prober/results"
+)
+
+// Which runs happen must not depend on how late a run starts. Upstream's
+// worker waits in its select; when its ticker fires, the tick is taken at
+// that instant and the run is under way, so a trigger or a stop that comes a
+// moment later is seen after that run. A scheduler that starts runs later than
+// their due time (on a tick, after a wait for a slot) must not let a trigger
+// or a stop in that window replace the due run. And a trigger that comes while
+// a run is in flight, even at the instant it began, is a value in upstream's
+// one-slot channel: the worker runs again when the run ends.
+//
+// The pods below are added 1 ms into a second, so that every due time falls
+// between two of probewheel's 4 ms ticks, and the operations land 1 ms after
+// a due time: inside the window between the due time and the tick.
+
+// startTolerance is how much later than upstream's a run of another
+// implementation may start: the wheel's tick (doc.go). Which runs happen, and
+// in which order, must be the same.
+const startTolerance = 4 * time.Millisecond
+
+// sameRuns reports whether got are want's runs, each started at most
+// startTolerance later.
+func sameRuns(want, got []time.Duration) bool {
+	return len(want) == len(got) && !slices.ContainsFunc(want, func(w time.Duration) bool {
+		i := slices.Index(want, w)
+		return got[i] < w || got[i]-w > startTolerance
+	})
+}
+
+// TestDueRunIsNotSwallowed: a manual trigger or a stop that comes after a
+// worker's due time, before its run begins, is taken after that run.
+func TestDueRunIsNotSwallowed(t *testing.T) {
+	type observed struct {
+		runs    []time.Duration
+		updates []string // result updates: "<at> <result>", at to the tolerance's resolution
+	}
+	tests := []struct {
+		name string
+		// play adds the pod at 1 ms, makes its target healthy (readiness) or
+		// failing (liveness) at 5 s and acts at 10.002 s, 1 ms after the
+		// grid point at 10.001 s.
+		probe    v1.Container
+		act      func(n *node, pod *v1.Pod)
+		kind     string
+		want     []time.Duration
+		wantLast string
+	}{{
+		name: "UpdatePodStatus triggers a readiness run",
+		// successThreshold 2: the due run at 10.001 s and the manual one at
+		// 10.002 s make the container ready at 10.002 s; without the due run
+		// it would be ready a period later.
+		probe: v1.Container{ReadinessProbe: func() *v1.Probe {
+			p := execProbe(10)
+			p.SuccessThreshold = 2
+			return p
+		}()},
+		act:      func(n *node, pod *v1.Pod) { n.updatePodStatus(pod) },
+		kind:     "readiness",
+		want:     secs(0.001, 10.001, 10.002, 20.002),
+		wantLast: "Success",
+	}, {
+		name: "StopLivenessAndStartup",
+		// failureThreshold 1: the due run at 10.001 s reports the failure,
+		// a restart decision, before the worker exits.
+		probe: v1.Container{LivenessProbe: func() *v1.Probe {
+			p := execProbe(10)
+			p.FailureThreshold = 1
+			return p
+		}()},
+		act:      func(n *node, pod *v1.Pod) { n.mgr.StopLivenessAndStartup(pod) },
+		kind:     "liveness",
+		want:     secs(0.001, 10.001),
+		wantLast: "Failure",
+	}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := sideBySide(t, func(n *node) observed {
+				n.afterStart(10 * time.Second)
+				readiness := tc.kind == "readiness"
+				n.runner.set("c", 0, readiness) // readiness: failing until 5 s; liveness: healthy until 5 s
+				time.Sleep(time.Millisecond)
+				pod := n.addPod("c", tc.probe)
+				time.Sleep(5*time.Second - time.Millisecond)
+				n.runner.set("c", 0, !readiness)
+				time.Sleep(5*time.Second + 2*time.Millisecond)
+				tc.act(n, pod)
+				time.Sleep(15 * time.Second)
+				n.close(0)
+				var ups []string
+				for _, u := range n.updatesOf(tc.kind) {
+					ups = append(ups, fmt.Sprintf("%v", u.Result))
+				}
+				return observed{n.runner.startsOf("c"), ups}
+			})
+			for impl, o := range got {
+				if !sameRuns(tc.want, o.runs) {
+					t.Errorf("%s: runs at %s, want %v (each at most %v later)", impl, brief(o.runs), tc.want, startTolerance)
+				}
+				if len(o.updates) == 0 || o.updates[len(o.updates)-1] != tc.wantLast {
+					t.Errorf("%s: %s updates %v, want the last to be %s", impl, tc.kind, o.updates, tc.wantLast)
+				}
+			}
+		})
+	}
+}
+
+// TestReadyAfterTheDueAndTheManualRun: in the trigger case above, the
+// container turns ready at the manual run, not a period later.
+func TestReadyAfterTheDueAndTheManualRun(t *testing.T) {
+	got := sideBySide(t, func(n *node) time.Duration {
+		n.afterStart(10 * time.Second)
+		n.runner.set("c", 0, true)
+		time.Sleep(time.Millisecond)
+		p := execProbe(10)
+		p.SuccessThreshold = 2
+		pod := n.addPod("c", v1.Container{ReadinessProbe: p})
+		time.Sleep(5*time.Second - time.Millisecond)
+		n.runner.set("c", 0, false)
+		time.Sleep(5*time.Second + 2*time.Millisecond)
+		n.updatePodStatus(pod)
+		time.Sleep(15 * time.Second)
+		n.close(0)
+		for _, u := range n.updatesOf("readiness") {
+			if u.Result == results.Success {
+				return u.at
+			}
+		}
+		return -1
+	})
+	want := 10*time.Second + 2*time.Millisecond
+	for impl, at := range got {
+		if at < want || at-want > startTolerance {
+			t.Errorf("%s: ready at %v, want %v (at most %v later)", impl, at, want, startTolerance)
+		}
+	}
+}
+
+// TestTriggerAtTheFirstRun: UpdatePodStatus right after AddPod, at the same
+// instant, is a trigger during the first run however far that run has got:
+// upstream runs again when it ends and restarts the period there. Whether
+// the first run has begun when the trigger comes (waited: every goroutine of
+// the bubble is blocked, the run in its target or done) must not matter.
+func TestTriggerAtTheFirstRun(t *testing.T) {
+	tests := []struct {
+		name   string
+		hang   time.Duration
+		waited bool
+		want   []time.Duration
+	}{
+		{"a run of 1 s, not begun", time.Second, false, secs(0, 1, 11, 21)},
+		{"a run of 1 s, begun", time.Second, true, secs(0, 1, 11, 21)},
+		{"a run that takes no time, not begun", 0, false, secs(0, 0, 10, 20)},
+		{"a run that takes no time, done", 0, true, secs(0, 0, 10, 20)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := sideBySide(t, func(n *node) []time.Duration {
+				n.afterStart(10 * time.Second)
+				n.runner.set("c", tc.hang, true)
+				pod := n.addPod("c", v1.Container{ReadinessProbe: execProbe(10)})
+				if tc.waited {
+					synctest.Wait()
+				}
+				n.updatePodStatus(pod)
+				time.Sleep(25 * time.Second)
+				n.close(tc.hang)
+				return n.runner.startsOf("c")
+			})
+			for impl, starts := range got {
+				if !sameRuns(tc.want, starts) {
+					t.Errorf("%s: runs at %s, want %v", impl, brief(starts), tc.want)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Checks (`make verify-own-tree`, part of `make ci`) that the README's own-tree
+# commands, run as written on a clone-like tree of each supported release,
+# give a kubelet that names the fork: upstream's build takes the version
+# from `git describe`, which the README's tag makes v<release>-probewheel.<n>.
+#
+# The clone-like tree is pristine <release> (hack/lib.sh) with the tag a clone
+# of kubernetes/kubernetes has (v<release>). The README's block between
+# <!-- own-tree --> and <!-- /own-tree --> runs line by line with the
+# release and the minor put in for the main line's, /path/to/probewheel
+# replaced by this repository, and two lines run differently: `git clone`,
+# which needs the network (the tree is made here instead), and `make
+# WHAT=cmd/kubelet`, a full build of upstream's tree (hack/build-kubelet.sh
+# builds the same sources), whose version stamp upstream's
+# hack/print-workspace-status.sh prints from the same hack/lib/version.sh.
+set -euo pipefail
+shopt -s inherit_errexit
+# shellcheck source=hack/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+readme=${PW_ROOT}/README.md
+block=$(sed -n '/^<!-- own-tree -->$/,/^<!-- \/own-tree -->$/p' "${readme}" | sed -n '/^```sh$/,/^```$/p' | sed '1d;$d')
+[[ -n ${block} ]] || pw::die "README.md has no sh block between <!-- own-tree --> and <!-- /own-tree -->"
+main=${PW_MAIN_VERSION}
+grep -F "git checkout ${main}" <<<"${block}" >/dev/null || grep -F -- "--branch ${main}" <<<"${block}" >/dev/null ||
+  pw::die "README.md's own-tree block does not start from the main line's release ${main}"
+
+work=$(mktemp -d)
+trap 'rm -rf "${work}"' EXIT
+failed=0
+while read -r release; do
+  minor=$(pw::minor_of "${release}")
+  fork=$(KUBE_VERSION=${release} bash -c 'source "$1/hack/lib.sh" && echo "${PW_FORK_VERSION}"' _ "${PW_ROOT}")
+  base=$(pw::ensure_pristine "${release}")
+  tree=${work}/${release}/kubernetes
+  git clone -q --shared --no-checkout "${PW_PRISTINE_GIT}" "${tree}"
+  git -C "${tree}" checkout -q --detach "${base}"
+  git -C "${tree}" tag "${release}" # what a clone of kubernetes/kubernetes has
+  (
+    cd "${tree}/.."
+    while IFS= read -r line; do
+      line=${line%%#*} # comments
+      [[ -n ${line// /} ]] || continue
+      line=${line//${main}/${release}}
+      line=${line//v${KUBE_MAJOR}.${KUBE_MINOR}/${minor}}
+      line=${line//\/path\/to\/probewheel/${PW_ROOT}}
+      case ${line} in
+        *"git clone"*) cd kubernetes ;;
+        *"make WHAT=cmd/kubelet"*) hack/print-workspace-status.sh >"${work}/${release}.status" ;;
+        *) eval "${line}" >/dev/null ;;
+      esac
+    done <<<"${block}"
+  )
+  got=$(sed -n 's/^gitVersion //p' "${work}/${release}.status")
+  if [[ ${got} == "${fork}" ]]; then
+    echo "own-tree: ${release}: the README's commands give ${got}"
+  else
+    echo "!!! own-tree: ${release}: the README's commands give '${got}', want ${fork}" >&2
+    failed=1
+  fi
+done < <(pw::supported_versions)
+exit "${failed}"

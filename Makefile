@@ -86,16 +86,20 @@ patch-set:
 ## CHANGELOG.md show exists;
 ## runs the cheap ones (make -n, --help); the README's table of releases and CI's time match their
 ## records (e2e/results/releases, e2e/results/ci-*.md); the pages' figures are in the runs they
-## cite (verify-figures); the scheduler's constants, where design.md, proposal.md, the series'
-## messages and the package's comments state them, are the code's (TestDocumentedNumbers, built
-## as unit builds the package, so that in make test it reuses unit's compiled packages); under a
+## cite (verify-figures); the scheduler's constants, where README.md and docs/ state them between
+## const markers, are the code's (TestDocumentedConstants, built as unit builds the package, so
+## that in make test it reuses unit's compiled packages); the README's own-tree commands give a
+## kubelet named v<release>-probewheel.<n> for each supported release (verify-own-tree); under a
 ## minute warm
-.PHONY: verify-docs
-verify-docs: verify-figures
+.PHONY: verify-docs verify-own-tree
+verify-docs: verify-figures verify-own-tree
 	hack/verify-docs.sh
-	$(GO) test -race -count=1 -run '^TestDocumentedNumbers$$' ./pkg/kubelet/prober/
+	$(GO) test -race -count=1 -run '^TestDocumentedConstants$$' ./pkg/kubelet/prober/
 	hack/releases-table.sh --check
 	hack/ci-record.sh --check
+
+verify-own-tree:
+	hack/own-tree-check.sh
 
 ## releases-table: regenerate README.md's table of supported releases from e2e/results/releases
 ## (hack/minors-test.sh --record writes those records)

@@ -1,7 +1,8 @@
 # kind.mk — probewheel in kind clusters, offline (docs/kind.md).
 # Included by the Makefile.
 #
-#   make kind-image                     probewheel/node:<fork version> (patched kubelet)
+#   make kind-image                     probewheel/node:<fork version> (patched kubelet), built
+#                                       here offline
 #   make kind-image KUBELET_FLAVOR=stock    probewheel/node:<version>-stock
 #   make kind-up                        1 control plane + KIND_WORKERS (2) workers, patched
 #   make kind-up KIND_MIXED=1           one stock and one patched worker (labelled
@@ -10,24 +11,25 @@
 #   hack/kind-swap-kubelet.sh <node> [probewheel|stock|<binary>]
 #                                       a kubelet into a running node, restarted, Ready
 #   make kind-e2e                       the three below
-#   make kind-e2e-suite                 e2e/ on a fresh cluster (patched worker; ~5 min)
+#   make kind-e2e-suite                 e2e/ on a fresh cluster (patched worker)
 #   make kind-e2e-upstream              upstream's 46 probe specs, stock then patched cluster,
 #                                       compared (hack/e2e-upstream.sh)
 #   make kind-e2e-conformance           the 10 [Conformance] probe specs, patched
 #   make kind-e2e-density               the density A/B on a mixed cluster, committed under
 #                                       e2e/results/kind-density-<time>/ (hack/e2e-density.sh)
-#   make kind-e2e-chaos                 faults under ~200 probes on the worker of a fresh
+#   make kind-e2e-chaos                 faults under many probes on the worker of a fresh
 #                                       1-worker cluster (e2e/chaos_test.go), results under
 #                                       e2e/results/kind-chaos-<time>/ (issue 13)
 #   make kind-e2e-chaos-short           the same, short (1 min churn of at most 100 pods, 1 min
 #                                       settles), results under _output/kind-chaos-short-<time>/
-#                                       (~13 min)
 #   make kind-image-from-base           kind's own node image (KIND_BASE, default the pinned
 #                                       kind release's image of the minor, PW_KIND_NODE_IMAGES
-#                                       in hack/kind-lib.sh; pull it first) with our kubelet
+#                                       in hack/kind-lib.sh; pull it first) with our kubelet:
+#                                       probewheel/node:<fork version>-kindest, a tag of its own
+#                                       (kind create cluster --image it, or hack/kind-up.sh --from-base)
 #   make kind-try-from-base             the same offline, our stock image standing in for
 #                                       kind's, a one-node cluster on it, a record under
-#                                       e2e/results/kind-from-base-<date>.txt (~5 min warm)
+#                                       e2e/results/kind-from-base-<date>.txt
 #   make kind-ci                        what make ci runs: where hack/kind-preflight.sh says
 #                                       Docker can run kind, the image and make kind-e2e-suite
 #
@@ -102,7 +104,7 @@ kind-e2e-density: kind-tools
 # (test.log) and the kubelet's goroutine dumps before and after the churn
 # (goroutines-*.txt.gz) into _output/kind-chaos-logs/<that directory's name>/, and kind's
 # logs too when it fails, into _output/kind-logs/<that name>/ (not for git: the command
-# makes them again). Torn down whatever happens. ~30 min.
+# makes them again). Torn down whatever happens.
 kind-e2e-chaos: kind-image
 	@set -o pipefail; \
 	out=$${KIND_CHAOS_OUT:-$(CURDIR)/e2e/results/kind-chaos-$$(date -u +%Y%m%d-%H%M%S)}; \

@@ -197,13 +197,13 @@ func benchSteady(b *testing.B, cfg *config, sc string, w workload, impl Impl) {
 	// The first window's intervals open up to a period before it: what the
 	// scheduler's histograms and a trace show starts there (warm ≥ period).
 	time.Sleep(warm - period)
-	l0, q0 := schedHistograms()
+	l0 := schedLateness()
 	tr := startWindowLates(b, cfg, 0)
 	time.Sleep(period)
 
 	var cpu, sleeps, wall, goroutines int64
 	var mem, inuse float64
-	var lateness, queueWait histogram
+	var lateness histogram
 	var gc gcStats
 	var hostStall time.Duration
 	gcSpan := 0
@@ -229,9 +229,9 @@ func benchSteady(b *testing.B, cfg *config, sc string, w workload, impl Impl) {
 		stopProfile()
 		tr.stop(b)
 		gcw := readGC().since(gc0)
-		l1, q1 := schedHistograms()
-		lateness, queueWait = lateness.add(l1.since(l0)), queueWait.add(q1.since(q0))
-		l0, q0 = l1, q1
+		l1 := schedLateness()
+		lateness = lateness.add(l1.since(l0))
+		l0 = l1
 		gc.cycles += gcw.cycles
 		gc.maxPause = max(gc.maxPause, gcw.maxPause)
 		gc.allocBytes += gcw.allocBytes
@@ -309,7 +309,7 @@ func benchSteady(b *testing.B, cfg *config, sc string, w workload, impl Impl) {
 	}
 	b.ReportMetric(float64(ps.Runs)/(float64(wall)/1e9), "runs/s")
 	b.ReportMetric(float64(lost), "lost-transitions")
-	reportObserved(b, lateness, queueWait, gc, b.N)
+	reportObserved(b, lateness, gc, b.N)
 	b.ReportMetric(float64(gcSpan)/float64(b.N), "gc-span-cycles")
 	if stalls != nil {
 		b.ReportMetric(ms(int64(hostStall)), "host-stall-max-ms")
@@ -323,13 +323,12 @@ func benchSteady(b *testing.B, cfg *config, sc string, w workload, impl Impl) {
 }
 
 // reportObserved reports what the scheduler's histograms (probewheel only)
-// and the GC saw in the windows: start lateness and queue wait as bucket
+// and the GC saw in the windows: start lateness as bucket
 // bounds, GC cycles per window and the longest GC pause.
-func reportObserved(b *testing.B, lateness, queueWait histogram, gc gcStats, windows int) {
+func reportObserved(b *testing.B, lateness histogram, gc gcStats, windows int) {
 	if lateness.total() > 0 {
 		b.ReportMetric(lateness.quantileBound(0.99), "sched-late-p99-ms")
 		b.ReportMetric(lateness.quantileBound(1), "sched-late-max-ms")
-		b.ReportMetric(queueWait.quantileBound(0.99), "queue-wait-p99-ms")
 	}
 	b.ReportMetric(float64(gc.cycles)/float64(windows), "gc-cycles")
 	b.ReportMetric(gc.maxPause*1e3, "gc-pause-max-ms")

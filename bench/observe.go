@@ -31,9 +31,9 @@ var probeRegistries = func() [2]compmetrics.KubeRegistry {
 }()
 
 // schedRegistry holds probewheel's scheduler metrics only, which the harness
-// reads around each window: its start lateness and queue wait tell whether a
-// late probe was late before it started (the scheduler) or after (the run
-// itself, the runtime, the target). Reading it costs a few dozen series.
+// reads around each window: its start lateness tells whether a late probe
+// was late before it started (the scheduler) or after (the run itself, the
+// runtime, the target). Reading it costs a few dozen series.
 var schedRegistry = func() compmetrics.KubeRegistry {
 	r := compmetrics.NewKubeRegistry()
 	r.MustRegister(probewheel.SchedulerMetrics()...)
@@ -47,23 +47,18 @@ type histogram struct {
 	counts []uint64  // cumulative
 }
 
-// schedHistograms returns the scheduler's start-lateness and queue-wait
-// histograms as they are now.
-func schedHistograms() (lateness, queueWait histogram) {
+// schedLateness returns the scheduler's start-lateness histogram as it is
+// now.
+func schedLateness() (lateness histogram) {
 	families, err := schedRegistry.Gather()
 	if err != nil {
 		panic(err)
 	}
 	for _, f := range families {
-		var h *histogram
-		switch f.GetName() {
-		case "prober_scheduler_start_lateness_seconds":
-			h = &lateness
-		case "prober_scheduler_queue_wait_seconds":
-			h = &queueWait
-		default:
+		if f.GetName() != "prober_scheduler_start_lateness_seconds" {
 			continue
 		}
+		h := &lateness
 		for _, m := range f.GetMetric() {
 			for _, b := range m.GetHistogram().GetBucket() {
 				h.bounds = append(h.bounds, b.GetUpperBound())
@@ -73,7 +68,7 @@ func schedHistograms() (lateness, queueWait histogram) {
 			h.counts = append(h.counts, m.GetHistogram().GetSampleCount())
 		}
 	}
-	return lateness, queueWait
+	return lateness
 }
 
 // since returns the observations between an earlier snapshot and h.

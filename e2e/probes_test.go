@@ -382,9 +382,6 @@ func TestProbeMetrics(t *testing.T) {
 		min    float64
 	}{
 		{"prober_scheduler_start_lateness_seconds_count", nil, 1},
-		{"prober_scheduler_queue_wait_seconds_count", nil, 1},
-		{"prober_scheduler_pool_capacity", []string{`lane="fast"`}, 32},
-		{"prober_scheduler_pool_capacity", []string{`lane="slow"`}, 1},
 		{"prober_scheduler_probes_in_flight", nil, 0},
 	} {
 		v, ok := metricValue(text, m.name, m.labels...)

@@ -5,17 +5,20 @@
 #   hack/kind-from-base.sh          FROM ${KIND_BASE} (default: the pinned kind release's image of
 #                                   the pinned minor, PW_KIND_NODE_IMAGES in hack/kind-lib.sh; pull
 #                                   it first), our kubelet in /usr/bin -> $(pw::kind_image_tag
-#                                   probewheel) (probewheel/node:v1.37.2-probewheel.1;
-#                                   KIND_IMAGE_REPO moves it)
+#                                   kindest) (probewheel/node:v1.37.2-probewheel.1-kindest: not
+#                                   make kind-image's probewheel/node:v1.37.2-probewheel.1, a
+#                                   different image; KIND_IMAGE_REPO moves it). Then
+#                                   kind create cluster --image <that tag>, or hack/kind-up.sh --from-base
 #   hack/kind-from-base.sh --try    the same, offline, checked end to end (`make kind-try-from-base`):
 #                                   the base is named by its tag alone (no registry here to check
 #                                   a digest against) and, with no such image here, our stock node
 #                                   image (make kind-image KUBELET_FLAVOR=stock) is tagged as it,
 #                                   standing in for kind's; the image is built into the repository
-#                                   probewheel/node-from-base, a one-node cluster comes up on it
-#                                   (hack/kind-up.sh: kind create cluster with this host's
-#                                   needs, failCgroupV1 among them) and reports the fork's
-#                                   kubelet; then it is deleted and a record written to
+#                                   probewheel/node-from-base (its tag ...-kindest), a one-node
+#                                   cluster comes up on it (hack/kind-up.sh --from-base: kind
+#                                   create cluster with this host's needs, failCgroupV1 among
+#                                   them) and reports the fork's kubelet; then it is deleted and
+#                                   a record written to
 #                                   e2e/results/kind-from-base-<UTC date>.txt
 #
 # The image's one change is its kubelet: the Dockerfile is two lines, written here so that the
@@ -51,12 +54,12 @@ if ((try)); then
     # The stand-in's tag goes when the script ends: a later pull must find no image of that name.
     PW_KIND_CLEANUP+=("docker rmi ${base}")
   fi
-  # The tried image gets a repository of its own, so that it never replaces make kind-image's;
-  # exported for hack/kind-up.sh, which reads it when it starts.
+  # The tried image, built on a stand-in, gets a repository of its own, so that it never
+  # replaces make kind-image-from-base's; exported for hack/kind-up.sh, which reads it when it starts.
   export KIND_IMAGE_REPO=probewheel/node-from-base
   PW_KIND_REPO=${KIND_IMAGE_REPO}
 fi
-tag=$(pw::kind_image_tag probewheel)
+tag=$(pw::kind_image_tag kindest)
 pw::kind_step "the base image"
 pw::kind_image_id "${base}" >/dev/null || pw::kind_fail "no image ${base} here: docker pull ${base} first (or KIND_BASE=<a kind node image of ${KUBE_VERSION}>)"
 
@@ -73,14 +76,17 @@ docker build -q -t "${tag}" "${ctx}" >/dev/null
 got=$(docker run --rm --entrypoint /usr/bin/kubelet "${tag}" --version)
 [[ ${got} == "Kubernetes ${PW_FORK_VERSION}" ]] || pw::kind_fail "${tag}'s kubelet says '${got}', want Kubernetes ${PW_FORK_VERSION}"
 echo "${tag}: ${base} with /usr/bin/kubelet ${got}"
-((try)) || exit 0
+if ! ((try)); then
+  echo "a cluster on it: kind create cluster --image ${tag}   (or hack/kind-up.sh --from-base)"
+  exit 0
+fi
 
 out=${PW_ROOT}/e2e/results/kind-from-base-$(date -u +%Y%m%d).txt
 log=${PW_KIND_DIR}/logs/from-base-up.log
 mkdir -p "$(dirname "${log}")"
 pw::kind_step "a one-node cluster on ${tag}"
 rc=0
-KIND_WORKERS=0 KIND_MIXED=0 "${PW_ROOT}/hack/kind-up.sh" >"${log}" 2>&1 || rc=$?
+KIND_WORKERS=0 KIND_MIXED=0 "${PW_ROOT}/hack/kind-up.sh" --from-base >"${log}" 2>&1 || rc=$?
 node_line=$(grep -E '^  .*-control-plane: kubelet ' "${log}" || true)
 "${PW_ROOT}/hack/kind-down.sh" >>"${log}" 2>&1 || rc=1
 ((rc == 0)) || { tail -n 30 "${log}" >&2; pw::kind_fail "the cluster on ${tag} (log: ${log})"; }

@@ -50,12 +50,17 @@ PW_KIND_LABEL=io.probewheel.kind
 PW_KIND_NODE_LABEL=probewheel.io/kubelet
 PW_KIND_CNI_IMAGE=localhost/probewheel/kind-cni:${KUBE_VERSION}
 
-# pw::kind_image_tag <probewheel|stock>: the node image of a flavor.
+# pw::kind_image_tag <probewheel|stock|kindest>: a node image.
+#   probewheel  built here, offline (hack/kind-build-image.sh), the patched kubelet
+#   stock       the same image with upstream's kubelet (hack/kind-build-image.sh --stock)
+#   kindest     kind's published node image (PW_KIND_NODE_IMAGES) with the patched kubelet
+#               (hack/kind-from-base.sh): a different image, so a tag of its own
 pw::kind_image_tag() {
   case $1 in
     probewheel) echo "${PW_KIND_REPO}:${PW_FORK_VERSION}" ;;
     stock) echo "${PW_KIND_REPO}:${KUBE_VERSION}-stock" ;;
-    *) pw::die "unknown flavor $1" ;;
+    kindest) echo "${PW_KIND_REPO}:${PW_FORK_VERSION}-kindest" ;;
+    *) pw::die "unknown node image $1" ;;
   esac
 }
 

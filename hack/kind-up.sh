@@ -5,12 +5,16 @@
 #   hack/kind-up.sh --stock         the same on the stock image (KUBELET_FLAVOR=stock)
 #   hack/kind-up.sh --mixed         workers alternate stock, patched, stock, ... (KIND_MIXED=1):
 #                                   the A/B under one control plane, in the same window
+#   hack/kind-up.sh --from-base     every node on kind's own node image with the patched kubelet
+#                                   (make kind-image-from-base: probewheel/node:<fork version>-kindest;
+#                                   KIND_FROM_BASE=1); not with --stock or --mixed
 #   export KUBECONFIG=$(hack/kind-up.sh --print-kubeconfig)   # _output/kind/clusters/<name>/kubeconfig
 #
 # Every node is labelled probewheel.io/kubelet=probewheel|stock after the
 # kubelet it runs; the control plane runs the patched one unless --stock.
 # The images must exist (make kind-image, and KUBELET_FLAVOR=stock for
-# --stock/--mixed); the pinned kind binary too (hack/kind-build-tools.sh kind).
+# --stock/--mixed; make kind-image-from-base for --from-base); the pinned kind
+# binary too (hack/kind-build-tools.sh kind).
 #
 # Kubelet configuration per node (how the ProbeTimerWheel gate is set per
 # node; applied with kubeadm's --patches at init/join):
@@ -38,17 +42,23 @@ shopt -s inherit_errexit
 source "$(dirname "${BASH_SOURCE[0]}")/kind-lib.sh"
 
 mixed=${KIND_MIXED:-0}
+from_base=${KIND_FROM_BASE:-0}
 flavor_args=()
 for a in "$@"; do
   case ${a} in
     --stock) flavor_args=(--stock) ;;
     --mixed) mixed=1 ;;
+    --from-base) from_base=1 ;;
     --print-kubeconfig) pw::kind_kubeconfig; exit 0 ;;
-    *) pw::die "usage: ${0##*/} [--stock | --mixed] [--print-kubeconfig]" ;;
+    *) pw::die "usage: ${0##*/} [--stock | --mixed | --from-base] [--print-kubeconfig]" ;;
   esac
 done
 flavor=$(pw::flavor "${flavor_args[@]}")
 [[ ${mixed} == 0 || ${mixed} == 1 ]] || pw::die "KIND_MIXED=${mixed}: want 0 or 1"
+[[ ${from_base} == 0 || ${from_base} == 1 ]] || pw::die "KIND_FROM_BASE=${from_base}: want 0 or 1"
+if ((from_base)); then
+  [[ ${flavor} == probewheel && ${mixed} == 0 ]] || pw::die "--from-base excludes --stock and --mixed"
+fi
 workers=${KIND_WORKERS:-2}
 [[ ${workers} =~ ^[0-9]+$ ]] || pw::die "KIND_WORKERS=${workers}: want a number"
 if ((mixed)); then
@@ -64,9 +74,16 @@ arm() {
   if ((mixed && $1 > 0 && $1 % 2 == 1)); then echo stock; elif [[ ${flavor} == stock ]]; then echo stock; else echo probewheel; fi
 }
 # image_for <arm>: the stock arm runs the stock image, unless KIND_STOCK_FEATURE_GATES
-# asks for the patched binary with gates flipped.
+# asks for the patched binary with gates flipped; the patched arm runs ours, or with
+# --from-base kind's image with our kubelet.
 image_for() {
-  if [[ $1 == stock && -z ${KIND_STOCK_FEATURE_GATES:-} ]]; then pw::kind_image_tag stock; else pw::kind_image_tag probewheel; fi
+  if [[ $1 == stock && -z ${KIND_STOCK_FEATURE_GATES:-} ]]; then
+    pw::kind_image_tag stock
+  elif ((from_base)); then
+    pw::kind_image_tag kindest
+  else
+    pw::kind_image_tag probewheel
+  fi
 }
 
 # ------------------------------------------------------------------ checks
@@ -89,8 +106,12 @@ done
 
 pw::kind_step "node images"
 for img in $(printf '%s\n' "${node_image[@]}" | sort -u); do
-  pw::kind_image_id "${img}" >/dev/null ||
-    pw::kind_fail "image ${img} missing: run make kind-image$([[ ${img} == *-stock ]] && echo ' KUBELET_FLAVOR=stock')"
+  case ${img} in
+    "$(pw::kind_image_tag stock)") how="make kind-image KUBELET_FLAVOR=stock" ;;
+    "$(pw::kind_image_tag kindest)") how="make kind-image-from-base" ;;
+    *) how="make kind-image" ;;
+  esac
+  pw::kind_image_id "${img}" >/dev/null || pw::kind_fail "image ${img} missing: run ${how}"
 done
 
 pw::kind_step "existing cluster"
@@ -287,7 +308,7 @@ pw::kind_step "prober_scheduler_* on the patched kubelets only (/metrics/probes 
 # The scheduler's histograms are exported from the start, samples or not.
 scheduler_metrics() { pw::kind_kubectl get --raw "/api/v1/nodes/$1/proxy/metrics/probes" | grep -c '^prober_scheduler_'; }
 for n in "${names[@]}"; do
-  if [[ ${node_image[${n}]} == "$(pw::kind_image_tag probewheel)" ]]; then
+  if [[ ${node_image[${n}]} == "$(image_for probewheel)" ]]; then
     pw::kind_wait 60 "prober_scheduler_ metrics on ${n}" scheduler_metrics "${n}"
   else
     count=$(scheduler_metrics "${n}" || true)

@@ -158,6 +158,18 @@ pw::version_ldflags() {
 }
 # The build tags of upstream's release builds (hack/lib/golang.sh).
 PW_KUBELET_TAGS=selinux,notest,grpcnotrace
+# pw::tree_go <go arguments>: go in a kubernetes tree (the current directory).
+# With PW_RELEASE_GO=1 (release records), the Go upstream builds the release
+# with, which its .go-version names, through GOTOOLCHAIN from the module proxy.
+pw::tree_go() {
+  if [[ ${PW_RELEASE_GO:-} == 1 ]]; then
+    [[ -f .go-version ]] || pw::die "PW_RELEASE_GO=1: ${PWD} has no .go-version"
+    GOTOOLCHAIN=go$(<.go-version) go "$@"
+  else
+    go "$@"
+  fi
+}
+
 # pw::stamped_go_build <out> <version> <ldflags> <inputs> <package> [go build flag...]
 # builds <package> in the current directory as upstream's releases are built
 # (-trimpath, stripped, tags PW_KUBELET_TAGS, <ldflags> from
@@ -171,8 +183,8 @@ pw::stamped_go_build() {
   # released staging modules; go fills them in from the proxy (checked against
   # sum.golang.org).
   local args=(-mod=mod -trimpath -buildvcs=false "-tags=${PW_KUBELET_TAGS}" "-ldflags=${ldflags}-s -w" "$@")
-  want=$(printf '%s\n' "${inputs}" "$(go version)" \
-    "$(go env CGO_ENABLED GOOS GOARCH GOAMD64 CC)" "${args[@]}" | sha256sum | cut -d' ' -f1)
+  want=$(printf '%s\n' "${inputs}" "$(pw::tree_go version)" \
+    "$(pw::tree_go env CGO_ENABLED GOOS GOARCH GOAMD64 CC)" "${args[@]}" | sha256sum | cut -d' ' -f1)
   if [[ -x ${out} && -f ${out}.stamp && $(<"${out}.stamp") == "${want}" ]]; then
     echo "${out} is up to date ($("${out}" --version), $((SECONDS - start))s)"
     return 0
@@ -180,7 +192,7 @@ pw::stamped_go_build() {
   pw::log "go build ${pkg} in ${PWD} (first build: several minutes)"
   mkdir -p "$(dirname "${out}")"
   rm -f "${out}.stamp"
-  go build "${args[@]}" -o "${out}.tmp" "${pkg}"
+  pw::tree_go build "${args[@]}" -o "${out}.tmp" "${pkg}"
   mv -f "${out}.tmp" "${out}"
   echo "${want}" >"${out}.stamp"
   got=$("${out}" --version)

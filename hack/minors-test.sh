@@ -19,7 +19,12 @@
 #               version and prober_scheduler_* on the patched ones only)
 #   --record    write what was checked, with the series' sha256, to
 #               e2e/results/releases/<release>.txt, which the README's table
-#               of supported releases is generated from (hack/releases-table.sh)
+#               of supported releases is generated from (hack/releases-table.sh);
+#               refused on a tree with uncommitted changes to what it checks
+#               (pw::require_committed). A record builds and tests each release
+#               with the Go upstream builds it with (its .go-version, through
+#               GOTOOLCHAIN from the module proxy: a cold build cache for each
+#               Go), and says which; without --record the host's Go is used
 set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck source=hack/lib.sh
@@ -38,6 +43,9 @@ for a in "$@"; do
     *) pw::die "unknown argument ${a} (see --help)" ;;
   esac
 done
+if [[ -n ${record} ]]; then
+  pw::require_committed pkg series patches hack e2e bench
+fi
 if ((${#releases[@]} == 0)); then
   mapfile -t releases < <(pw::supported_versions | tail -n +2)
 fi
@@ -75,6 +83,13 @@ for r in "${releases[@]}"; do
   start=${SECONDS}
   minor=$(pw::minor_of "${r}")
   lines=()
+  if [[ -n ${record} ]]; then
+    # Upstream's Go for the release (pw::tree_go), for the kubelet and the suites; the
+    # kind step builds its images with the host's.
+    export PW_RELEASE_GO=1
+    gov=$(<"$(go env GOMODCACHE)/k8s.io/kubernetes@${r}/.go-version")
+    lines+=("go: go${gov} (${r}'s .go-version) for the kubelet and the suites; $(go version | cut -d' ' -f3) (the host's) for kind's images")
+  fi
   pw::log "${r}: kubelet"
   # Stops at once, naming what to use, for a release that is not supported.
   KUBE_VERSION=${r} "${PW_ROOT}/hack/build-kubelet.sh"
@@ -84,6 +99,7 @@ for r in "${releases[@]}"; do
     suites upstream "upstream suites" 1
   fi
   if [[ -n ${kind} ]]; then
+    unset PW_RELEASE_GO
     out=${log_dir}/${r}-kind-e2e.txt
     pw::log "${r}: make kind-e2e-suite"
     make -C "${PW_ROOT}" --no-print-directory kind-e2e-suite KUBE_VERSION="${r}" KIND_MIXED=0 E2E_FLAGS="-v -count=1" 2>&1 | tee "${out}"
@@ -98,6 +114,7 @@ for r in "${releases[@]}"; do
     lines+=("kind, mixed cluster: $(nodes_of "${out}")")
   fi
   summary+=("${r} ($((SECONDS - start)) s):" "${lines[@]/#/  }")
+  unset PW_RELEASE_GO
   if [[ -n ${record} ]]; then
     mkdir -p "${PW_ROOT}/e2e/results/releases"
     # Stat-only changes (a checkout touched by the runs) are not uncommitted changes.
@@ -105,7 +122,7 @@ for r in "${releases[@]}"; do
     {
       echo "release: ${r}"
       echo "series: patches/${minor}, $(pw::patch_files "${PW_PATCHES_ROOT}/${minor}" | wc -l) patches, sha256 $(pw::series_sum "${minor}")"
-      echo "recorded: $(date -u +%Y-%m-%d), commit $(git -C "${PW_ROOT}" rev-parse --short HEAD)$(git -C "${PW_ROOT}" diff --quiet HEAD || echo " with uncommitted changes"), $(pw::machine)"
+      echo "recorded: $(date -u +%Y-%m-%d), commit $(git -C "${PW_ROOT}" rev-parse --short HEAD)$(git -C "${PW_ROOT}" diff --quiet HEAD -- pkg series patches hack e2e bench || echo " with uncommitted changes (not citable)"), $(pw::machine)"
       echo "command: hack/minors-test.sh$([[ ${test_flags} == -race ]] || echo " --no-race")${upstream:+ --upstream}${kind:+ --kind} --record ${r}"
       printf '%s\n' "${lines[@]}"
     } >"${PW_ROOT}/e2e/results/releases/${r}.txt"

@@ -9,7 +9,7 @@
 # <!-- own-tree --> and <!-- /own-tree --> runs line by line with the
 # release and the minor put in for the main line's, /path/to/probewheel
 # replaced by this repository, and two lines run differently: `git clone`,
-# which needs the network (the tree is made here instead), and `make
+# which needs the network (the tree is made here instead, where the clone would put it), and `make
 # WHAT=cmd/kubelet`, a full build of upstream's tree (hack/build-kubelet.sh
 # builds the same sources), whose version stamp upstream's
 # hack/print-workspace-status.sh prints from the same hack/lib/version.sh.
@@ -45,8 +45,8 @@ while read -r release; do
       line=${line//v${KUBE_MAJOR}.${KUBE_MINOR}/${minor}}
       line=${line//\/path\/to\/probewheel/${PW_ROOT}}
       case ${line} in
-        *"git clone"*) cd kubernetes ;;
-        *"make WHAT=cmd/kubelet"*) hack/print-workspace-status.sh >"${work}/${release}.status" ;;
+        *"git clone"*) ;; # the tree is made above, at ${tree}
+        *"make WHAT=cmd/kubelet"*) bash hack/print-workspace-status.sh >"${work}/${release}.status" ;;
         *) eval "${line}" >/dev/null ;;
       esac
     done <<<"${block}"

@@ -32,15 +32,15 @@ field() { sed -n "/^$2: /{s///p;q}" "$1"; }
 cell() { { grep "^$2" "$1" || true; } | sed 's/^[^:]*: //' | paste -sd '/' | sed 's#/# / #g'; }
 
 table() {
-  echo "| release | series | fork version | prober package, -race, gate on / off | upstream's suites, gate on / off | kind | recorded |"
-  echo "|---|---|---|---|---|---|---|"
+  echo "| release | series | fork version | Go | prober package, -race, gate on / off | upstream's suites, gate on / off | kind | recorded |"
+  echo "|---|---|---|---|---|---|---|---|"
   local r f minor want got kind
   while read -r r; do
     minor=$(pw::minor_of "${r}")
     f=${results}/${r}.txt
     if [[ ! -f ${f} ]]; then
       problems+=("${r}: no record (run hack/minors-test.sh --upstream --kind --record ${r})")
-      echo "| ${r} | [patches/${minor}](patches/${minor}/README.md) | – | not recorded | | | |"
+      echo "| ${r} | [patches/${minor}](patches/${minor}/README.md) | – | | not recorded | | | |"
       continue
     fi
     want=$(pw::series_sum "${minor}")
@@ -52,7 +52,7 @@ table() {
     if grep -q '^kind, mixed cluster' "${f}"; then
       kind+="; a mixed stock/patched cluster up"
     fi
-    echo "| ${r}$([[ ${r} == "${PW_MAIN_VERSION}" ]] && echo ' (main line)') | [patches/${minor}](patches/${minor}/README.md) ($(field "${f}" series | sed 's/^[^,]*, \([0-9]*\) patches.*/\1/') commits) | $(field "${f}" kubelet | sed 's/^Kubernetes //') | $(cell "${f}" 'prober package') | $(cell "${f}" 'upstream suites' | sed 's/([^)]*)//g; s/  */ /g') | ${kind:-–} | $(field "${f}" recorded | cut -d, -f1) ([record](e2e/results/releases/${r}.txt)) |"
+    echo "| ${r}$([[ ${r} == "${PW_MAIN_VERSION}" ]] && echo ' (main line)') | [patches/${minor}](patches/${minor}/README.md) ($(field "${f}" series | sed 's/^[^,]*, \([0-9]*\) patches.*/\1/') commits) | $(field "${f}" kubelet | sed 's/^Kubernetes //') | $(field "${f}" go | cut -d' ' -f1) | $(cell "${f}" 'prober package') | $(cell "${f}" 'upstream suites' | sed 's/([^)]*)//g; s/  */ /g') | ${kind:-–} | $(field "${f}" recorded | cut -d, -f1) ([record](e2e/results/releases/${r}.txt)) |"
   done < <(pw::supported_versions)
 }
 

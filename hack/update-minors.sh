@@ -175,8 +175,9 @@ generate() {
     echo "${release}-probewheel.${PROBEWHEEL_RELEASE}. Apply in a kubernetes ${release} checkout:"
     echo
     echo "    git am /path/to/probewheel/patches/${minor}/*.patch"
+    echo "    git tag ${release}-probewheel.${PROBEWHEEL_RELEASE}    # make's version stamp (git describe) then names the fork"
     echo
-    echo "Read the main line's review guide (../${main_minor}/README.md): the commits are"
+    echo "Read the main line's review guide ([../${main_minor}/README.md](../${main_minor}/README.md)): the commits are"
     echo "the same, in the same order, with these differences (series/minors/${minor}/):"
     echo
     if ((${#picks[@]} == 0)); then

@@ -327,8 +327,9 @@ fi
   echo "fork version ${PW_FORK_VERSION}. Apply in a kubernetes ${KUBE_VERSION} checkout:"
   echo
   echo "    git am /path/to/probewheel/patches/${PW_KUBE_MINOR}/*.patch"
+  echo "    git tag ${PW_FORK_VERSION}    # make's version stamp (git describe) then names the fork"
   echo
-  echo "The series of the older supported minors (../README.md) are generated from this one."
+  echo "The series of the older supported minors are generated from this one ([docs/fork.md](../../docs/fork.md))."
   echo
   mapfile -t series < <(pw::patch_files "${out}")
   if ((${#series[@]} == 0)); then

@@ -49,7 +49,7 @@ rc=0
 # test cache, so the counts and the time are real. -trimpath: the build cache
 # then keys packages by content, not by directory, so the series tree of
 # make verify-series and this tree share what they compile.
-go test -mod=mod -trimpath -count=1 -json "${flags[@]}" "${pkgs[@]}" >"${json}" || rc=$?
+pw::tree_go test -mod=mod -trimpath -count=1 -json "${flags[@]}" "${pkgs[@]}" >"${json}" || rc=$?
 wall=$((SECONDS - start))
 
 # Count from the JSON events (field order is fixed by cmd/test2json, and the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks that every command README.md, docs/*.md, e2e/README.md and CHANGELOG.md show works
+# Checks that every command README.md, docs/*.md, e2e/README.md, CHANGELOG.md and the series' READMEs show works
 # (`make verify-docs`, part of `make test`; a few seconds, builds and starts nothing):
 #
 #  (a) every `make <target>` in a code block or inline code names a target of this Makefile
@@ -17,7 +17,7 @@
 #  (d) every relative markdown link and image resolves to a file or directory, and its #anchor
 #      (if any) to a heading of the target page (GitHub's slugs).
 #
-# Usage: hack/verify-docs.sh [-v] [FILE.md ...]   (default: README.md docs/*.md e2e/README.md CHANGELOG.md)
+# Usage: hack/verify-docs.sh [-v] [FILE.md ...]   (default: README.md docs/*.md e2e/README.md CHANGELOG.md patches/*/README.md)
 #   -v  list every check, not only the failures
 #
 # A make command after `cd <dir>` where <dir> is not a directory of this repository (in the same
@@ -42,7 +42,7 @@ for a in "$@"; do
     *) files+=("${a}") ;;
   esac
 done
-((${#files[@]})) || files=(README.md docs/*.md e2e/README.md CHANGELOG.md)
+((${#files[@]})) || files=(README.md docs/*.md e2e/README.md CHANGELOG.md patches/*/README.md)
 
 tmp=$(mktemp -d)
 trap 'rm -rf "${tmp}"' EXIT

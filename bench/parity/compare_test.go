@@ -53,8 +53,6 @@ var notReachable = []struct{ doc, why string }{
 		"ops never land on the instant of a due time or a run (the timing discipline in sequence_test.go); TestSchedulerTriggerAtTheInstantOfATick pins it"},
 	{"First runs after a kubelet restart are spread by the golden-ratio",
 		"pods are added after the restart window (startAfter)"},
-	{"A run may wait for a slot of the pool",
-		"a run waits only while every slot (minSlots at least) holds a run younger than slowAfter; runs start at an op's offset, ops are opSpacing apart and one op starts at most 6 probes' grids, so few runs are that young at once (compare checks it: analysis.youngRuns)"},
 	{"A period that is not positive probes at the API's default period",
 		"the API server never admits it, and upstream would crash the test process"},
 	{"A worker that exits removes its map entry only if the entry is still itself",
@@ -74,20 +72,11 @@ type taint struct {
 type analysis struct {
 	taints   map[types.UID]taint // the earliest per pod
 	byReason map[*divergence]int // taint points found, of any pod
-	// At most how many runs were in flight at once that had started less
-	// than slowAfter before: more than fastSlots, and a run may have waited
-	// for an executor slot, which the analysis does not account for.
-	youngRuns int
 }
 
-// The pool's fewest slots (minSlots), the age at which a run gives its slot
-// up (slowAfter) and the wheel's tick (schedulerTick): pkg/kubelet/prober's
-// pool.go and scheduler.go.
-const (
-	fastSlots = 32
-	slowAfter = 10 * time.Millisecond
-	wheelTick = 4 * time.Millisecond
-)
+// wheelTick is the wheel's tick (schedulerTick in pkg/kubelet/prober's
+// scheduler.go).
+const wheelTick = 4 * time.Millisecond
 
 func (a *analysis) add(uid types.UID, t taint) {
 	a.byReason[t.why]++
@@ -207,23 +196,6 @@ func analyse(p *plan, ref *observation) *analysis {
 				stops[k] = append(stops[k], st.at)
 			}
 		}
-	}
-
-	// The premise that rules out waiting for an executor slot (notReachable).
-	var starts, ends []time.Duration
-	for _, rs := range runs {
-		for _, r := range rs {
-			starts, ends = append(starts, r.start), append(ends, r.end)
-		}
-	}
-	for _, s := range starts {
-		young := 0
-		for j, t := range starts {
-			if s-slowAfter < t && t <= s && ends[j] > s {
-				young++
-			}
-		}
-		a.youngRuns = max(a.youngRuns, young)
 	}
 
 	// probewheel starts each run on the first tick at or after upstream's
@@ -433,11 +405,6 @@ func compare(p *plan, obs []*observation, allowed []*divergence) *comparison {
 			diff("status", fmt.Sprintf("UpdatePodStatus(%s) at %.5fs", st.pod.uid, st.at.Seconds()), st.pod.uid,
 				[]item{{fmt.Sprint(ref.status[i]), st.at}}, []item{{fmt.Sprint(o.status[i]), st.at}}, 0)
 		}
-	}
-	if an.youngRuns > fastSlots {
-		c.mismatches = append(c.mismatches, mismatch{impl: "analysis", what: "premise", key: "executor slots",
-			detail: fmt.Sprintf("    %d runs younger than %v were in flight at once, more than the pool's %d fast slots: a run may have waited for one (doc.go), which compare does not account for",
-				an.youngRuns, slowAfter, fastSlots)})
 	}
 	sort.SliceStable(c.mismatches, func(i, j int) bool { return c.mismatches[i].at < c.mismatches[j].at })
 	c.count(p, ref, an)

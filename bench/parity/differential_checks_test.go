@@ -248,12 +248,9 @@ type sweepSummary struct {
 	Unexplained int            `json:"divergences_unexplained"`
 	// Per arm: the differences from upstream's first play, explained and
 	// not; upstream-again's are upstream's own (its random select).
-	ByImpl map[string]*armCount `json:"by_impl"`
-	// The most runs younger than slowAfter in flight at once, over all
-	// sequences: the premise that no run waits for an executor slot.
-	YoungRuns  int     `json:"young_runs_in_flight_max"`
-	Seconds    float64 `json:"seconds"`
-	SimSeconds float64 `json:"simulated_seconds_per_impl"`
+	ByImpl     map[string]*armCount `json:"by_impl"`
+	Seconds    float64              `json:"seconds"`
+	SimSeconds float64              `json:"simulated_seconds_per_impl"`
 }
 
 type armCount struct {
@@ -312,7 +309,6 @@ func TestDifferentialSweep(t *testing.T) {
 				}
 				sum.Pods += len(p.pods)
 				sum.PodsTainted += len(an.taints)
-				sum.YoungRuns = max(sum.YoungRuns, an.youngRuns)
 				for d, k := range an.byReason {
 					sum.TaintPoints[d.id] += k
 				}
@@ -375,7 +371,6 @@ func sweepMarkdown(s sweepSummary) []byte {
 	for _, d := range notReachable {
 		fmt.Fprintf(&b, "| %s | %s |\n", d.doc, d.why)
 	}
-	fmt.Fprintf(&b, "\nRuns younger than %v in flight at once, at most: %d (the pool has %d slots at least).\n", slowAfter, s.YoungRuns, fastSlots)
 	fmt.Fprintf(&b, "\n| arm against upstream | differences explained | unexplained |\n|---|---|---|\n")
 	for _, name := range s.Impls[1:] {
 		if a := s.ByImpl[name]; a != nil {

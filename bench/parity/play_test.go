@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/go-logr/logr"
@@ -238,7 +239,19 @@ func play(t *testing.T, impl bench.Impl, p *plan) *observation {
 	n.afterStart(startAfter)
 	obs := &observation{impl: impl.Name, status: map[int][]ctrStatus{}}
 	pods := map[*fuzzPod]*v1.Pod{}
-	sleepUntil := func(at time.Duration) { time.Sleep(at - time.Since(n.runner.t0)) }
+	// An op at the instant of the one before (an op "with the AddPod") waits
+	// until every goroutine has done what it does at this instant: upstream's
+	// new worker goroutine races the caller otherwise, and a first run that
+	// takes no time may or may not have set its result when UpdatePodStatus
+	// reads it (upstream played twice differs from itself). A first run that
+	// takes time (a hanging target) is in flight either way.
+	sleepUntil := func(at time.Duration) {
+		if d := at - time.Since(n.runner.t0); d > 0 {
+			time.Sleep(d)
+		} else {
+			synctest.Wait()
+		}
+	}
 	for i, st := range p.steps {
 		sleepUntil(st.at)
 		switch st.op.kind {

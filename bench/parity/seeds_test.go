@@ -168,7 +168,7 @@ var seeds = []seed{
 		onSlot(opUpdate, 1, 0),
 		onSlot(opUpdate, 5, 0),
 	)},
-	{"more hung probes than fast slots", manyHungSeed()},
+	{"many hung probes", manyHungSeed()},
 	// The due window: a pod added off a tick, so that its due times fall
 	// between two of probewheel's ticks, and ops in the shadow of its
 	// AddPod, between a due time and the tick its run starts on.
@@ -206,8 +206,7 @@ func placed(o op, p place) op {
 
 // manyHungSeed hangs the four probes of each of nine pods (a fresh pod in
 // slot 0 each time; the earlier ones keep probing): from the ninth on, 36
-// runs are in flight at once, more than the pool's 32 fast slots, yet none
-// waits for one (notReachable).
+// runs are in flight at once, each on an executor of its own.
 func manyHungSeed() sequence {
 	var ops []op
 	for range 9 {

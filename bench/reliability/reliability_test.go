@@ -2,7 +2,6 @@ package reliability
 
 import (
 	"os"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -69,8 +68,8 @@ func TestSoak(t *testing.T) {
 // slowShort is go test's slow kubelet. Every readiness target flips at once,
 // so that during the stall more runs wait on the results channel (2,500)
 // than a bound of 2,048 runs in flight holds (the AfterFunc arm's): healthy
-// but slow liveness probes stay on time only if those runs hold no slot
-// (pool.go: a run gives its slot up once it has taken slowAfter).
+// but slow liveness probes stay on time only where a blocked run holds
+// nothing but its own goroutine (upstream, probewheel).
 var slowShort = SlowConfig{Pods: 2500, Period: 10 * time.Second, Baseline: 20 * time.Second, Stall: 30 * time.Second, Drain: 30 * time.Second,
 	FlipEvery: 20 * time.Second, Flip: 1, SlowEvery: 10, SlowLatency: 50 * time.Millisecond}
 
@@ -164,8 +163,8 @@ func checkSoak(errorf func(string, ...any), r SoakResult) {
 }
 
 // Growth allowed from wave to wave. probewheel parks idle executors
-// instead of ending them, up to the pool's fast slots (16 per CPU, 32 to
-// 256, pool.go), so its goroutines after a wave swing by up to that many
+// instead of ending them, up to maxIdleExecutors (32, executor.go), so its
+// goroutines after a wave swing by up to that many
 // with the wave's busiest instant; beyond that, a leak of one goroutine per
 // hundred pods over wave 2, or a heap a quarter above wave 1's, fails. A
 // leak of one goroutine per removed pod exceeds both within a wave.
@@ -174,7 +173,7 @@ const (
 	goroutineGrowth = 0.01
 )
 
-func parkedExecutors() int { return min(max(16*runtime.GOMAXPROCS(0), 32), 256) }
+func parkedExecutors() int { return 32 }
 
 // checkNoGrowth fails a soak whose goroutines or heap grew from wave to
 // wave.

@@ -32,9 +32,8 @@ package prober
 // (probeTicker), a manual trigger that restarts the period, a stop taken
 // between runs, the random first-run sleep within a period of the manager's
 // start. What it leaves out is what probewheel's scheduler adds on top:
-// shared wake-ups (every run is a wake-up of its own), slots given up by runs
-// that take slowAfter (a hung probe holds a semaphore slot like a healthy
-// one), and a stop
+// shared wake-ups (every run is a wake-up of its own), parked executors
+// (every run is a goroutine of its own), and a stop
 // or trigger reaching a timer through the manager's calls, not a channel the
 // worker waits on (poke).
 //
@@ -91,8 +90,9 @@ func NewAfterFuncManager(m Manager, slots int) Manager {
 	return &afterFuncManager{manager: pm, epoch: time.Now(), sem: make(chan struct{}, slots), runs: map[*worker]*afterFuncRun{}}
 }
 
-// afterFuncSlots is the arm's default bound: room for a tenth of the probes of
-// a node with 10,000 pods and two probes each to hang at once.
+// afterFuncSlots is the arm's default bound, the semaphore a reviewer adds:
+// room for a tenth of the probes of a node with 10,000 pods and two probes
+// each to hang at once.
 const afterFuncSlots = 2048
 
 func (a *afterFuncManager) now() time.Duration { return time.Since(a.epoch) }

@@ -99,7 +99,7 @@ func TestAfterFuncArm(t *testing.T) {
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				h := newHarnessWith(t, false, 0)
+				h := newHarnessWith(t, false)
 				h.m.scheduler = nil // the gate-off manager the arm is built on
 				a := NewAfterFuncManager(h.m, tc.slots).(*afterFuncManager)
 				if !tc.restart {

@@ -43,11 +43,7 @@ func documentedConstants() map[string]string {
 	ms := func(d time.Duration) string { return fmt.Sprintf("%g ms", float64(d)/float64(time.Millisecond)) }
 	return map[string]string{
 		"schedulerTick":         ms(schedulerTick),
-		"slowAfter":             ms(slowAfter),
-		"slowAfterOnTicks":      ms(time.Duration(ceilTick(slowAfter)) * schedulerTick), // how late a run waiting for a slot starts at most
-		"slotsPerCPU":           fmt.Sprint(slotsPerCPU),
-		"minSlots":              fmt.Sprint(minSlots),
-		"maxSlots":              fmt.Sprint(maxSlots),
+		"maxIdleExecutors":      fmt.Sprint(maxIdleExecutors),
 		"denseTicks":            fmt.Sprint(denseTicks),
 		"wheelLevels":           fmt.Sprint(wheelLevels),
 		"wheelSlots":            fmt.Sprint(wheelSlots),

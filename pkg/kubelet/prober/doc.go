@@ -26,8 +26,8 @@ limitations under the License.
 // With the ProbeTimerWheel feature gate on, a worker (the same worker,
 // doProbe, probeKey) has no goroutine: a timing wheel (wheel.go) holds its
 // next due time, one goroutine (scheduler.go's loop) wakes for the runs due
-// on each tick and hands them to a pool (pool.go) that bounds how many start
-// at once, and executors (executor.go) run them. With the gate off, every
+// on each tick, and executors (executor.go) run them, a goroutine for each
+// run in flight as upstream has one for each probe. With the gate off, every
 // worker runs upstream's loop. The reasons, the alternatives and what each
 // mechanism was measured to buy are in probewheel's docs/design.md.
 //
@@ -59,15 +59,13 @@ limitations under the License.
 //   - Within one period of the manager's start (a kubelet restart), first
 //     runs are spread over their period by a golden-ratio sequence seeded by
 //     the host name (spread.go), where upstream sleeps a random part of it.
-//   - At most the pool's slots runs start at once; a run that finds them
-//     all held waits for one, at most slowAfter, and runs that take slowAfter
-//     or more hold none (pool.go). So neither probes that hang nor runs
-//     blocked on a results channel the kubelet does not read hold other
-//     probes back by more than slowAfter, once.
-//   - Every result a run sets reaches Updates(), in order: a run blocks on a
-//     full channel as upstream's worker does.
-//   - An idle probe costs its worker struct; every goroutine exits when the
-//     last probe stops.
+//   - A run that blocks (a probe that hangs until its timeout, a result the
+//     kubelet does not read from a full Updates() channel) holds its executor
+//     and nothing else, as upstream's worker holds its goroutine: no other
+//     probe waits for it. Every result a run sets reaches Updates(), in
+//     order.
+//   - An idle probe costs its worker struct; executors park, up to
+//     maxIdleExecutors, and every goroutine exits when the last probe stops.
 //
 // In both modes a run does upstream's work, with upstream's results, and less
 // of it: an exec command expanded once per worker, an HTTP request built
@@ -110,9 +108,6 @@ limitations under the License.
 //     (fallbackPeriodSeconds) where upstream panics.
 //   - A worker that exits removes its map entry only if the entry is still
 //     itself, so it cannot remove a newer worker for the same probe.
-//   - A run may wait for a slot of the pool, at most slowAfter
-//     (prober_scheduler_queue_wait_seconds); with healthy probes and the
-//     default pool it does not.
 //
 // AddPod skips only the container whose probe worker exists instead of
 // returning, as upstream does since 1.37 (kubernetes#138930); the series of

@@ -18,14 +18,20 @@ package prober
 
 import "sync"
 
+// maxIdleExecutors bounds the executors that park: a parked goroutine keeps
+// its stack, grown to doProbe's depth, so that the next wake-up need not grow
+// a new one.
+const maxIdleExecutors = 32
+
 // executors are the goroutines that run probes: they take runs from a queue
 // until it is empty, then park, up to maxIdle of them. Waking a goroutine
 // costs about what a no-op probe run costs (a futex when it wakes a thread),
 // so one is woken, or started, only when runs wait and none is on its way to
 // the queue (spinning); one that takes a run and leaves more behind wakes the
 // next. The executors at work grow with the backlog: a tick's quick runs take
-// a wake-up or two, runs that block soon run side by side. How many run at
-// once is the pool's to bound, not theirs.
+// a wake-up or two on one executor, runs that block soon run side by side,
+// each on its own, as each of upstream's workers probes in a goroutine of its
+// own.
 //
 // Example, runs A, B, C queued at once, every executor parked:
 //

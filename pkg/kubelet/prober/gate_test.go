@@ -48,7 +48,7 @@ func TestProbeTimerWheelGate(t *testing.T) {
 		t.Run(fmt.Sprintf("ProbeTimerWheel=%v", tc.enabled), func(t *testing.T) {
 			featuregatetesting.SetFeatureGateDuringTest(t, utilfeature.DefaultFeatureGate, features.ProbeTimerWheel, tc.enabled)
 			synctest.Test(t, func(t *testing.T) {
-				h := newHarnessWith(t, false, 0)
+				h := newHarnessWith(t, false)
 				if wheel := h.m.scheduler != nil; wheel != tc.enabled {
 					t.Fatalf("manager on the timer wheel: %v, want %v", wheel, tc.enabled)
 				}

@@ -117,17 +117,15 @@ func (p *probeRecorder) starts(container string) []time.Duration {
 
 // recordingMetrics counts what the scheduler reports.
 type recordingMetrics struct {
-	mu           sync.Mutex
-	skips        int64
-	maxLateness  time.Duration
-	maxQueueWait time.Duration
+	mu          sync.Mutex
+	skips       int64
+	maxLateness time.Duration
 }
 
-func (r *recordingMetrics) started(lateness, queueWait time.Duration) {
+func (r *recordingMetrics) started(lateness time.Duration) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.maxLateness = max(r.maxLateness, lateness)
-	r.maxQueueWait = max(r.maxQueueWait, queueWait)
 }
 
 func (r *recordingMetrics) skipped(_ probeType, ticks int64) {
@@ -161,15 +159,12 @@ type timedUpdate struct {
 }
 
 // newHarness builds the harness around a timer-wheel scheduler, whatever
-// the ProbeTimerWheel gate says, with a pool of slots slots (0: the
-// default's).
-func newHarness(t *testing.T, slots int) *harness {
-	return newHarnessWith(t, true, slots)
-}
+// the ProbeTimerWheel gate says.
+func newHarness(t *testing.T) *harness { return newHarnessWith(t, true) }
 
 // newHarnessWith builds the harness; wheel false keeps the mode NewManager
 // chose from the ProbeTimerWheel gate.
-func newHarnessWith(t *testing.T, wheel bool, slots int) *harness {
+func newHarnessWith(t *testing.T, wheel bool) *harness {
 	h := &harness{
 		t:       t,
 		ctx:     klog.NewContext(context.Background(), klog.Background()),
@@ -184,9 +179,6 @@ func newHarnessWith(t *testing.T, wheel bool, slots int) *harness {
 	h.m.prober.runner = h.probes
 	if wheel {
 		h.m.scheduler = newScheduler(h.metrics)
-		if slots > 0 {
-			h.m.scheduler.pool = newPool(slots, slowAfter)
-		}
 	}
 	for pt, rm := range map[probeType]results.Manager{readiness: h.m.readinessManager, liveness: h.m.livenessManager, startup: h.m.startupManager} {
 		h.drained.Add(1)
@@ -296,17 +288,14 @@ func (h *harness) close() {
 	if s := h.m.scheduler; s != nil {
 		s.mu.Lock()
 		_, filed := s.wheel.next()
-		looping, p, ready := s.looping, s.pool, len(s.ready)
+		looping, running, ready := s.looping, s.running, len(s.ready)
 		s.mu.Unlock()
 		s.exec.mu.Lock()
 		queued, spinning, idle := len(s.exec.queue)-s.exec.head, s.exec.spinning, len(s.exec.idle)
 		s.exec.mu.Unlock()
-		if looping || filed || ready+queued != 0 || spinning != 0 || idle != 0 {
-			h.t.Errorf("scheduler still looping=%v, timers filed=%v, %d runs ready, %d spinning and %d parked executors after every pod was removed",
-				looping, filed, ready+queued, spinning, idle)
-		}
-		if p.held.len()+p.waiting.len()+p.unslotted != 0 {
-			h.t.Errorf("pool not empty after every pod was removed: %d held, %d waiting, %d without a slot", p.held.len(), p.waiting.len(), p.unslotted)
+		if looping || filed || running+ready+queued != 0 || spinning != 0 || idle != 0 {
+			h.t.Errorf("scheduler still looping=%v, timers filed=%v, %d runs in flight, %d ready, %d spinning and %d parked executors after every pod was removed",
+				looping, filed, running, ready+queued, spinning, idle)
 		}
 	}
 	close(h.done)

@@ -25,21 +25,20 @@ import (
 // scheduler decides when each worker probes, in place of upstream's goroutine
 // per worker: a worker's next run waits in the timing wheel, one goroutine
 // (loop) sleeps until the wheel's next non-empty slot and hands what is due
-// to the pool, and executors run it.
+// to the executors, which run it.
 //
 // Upstream's worker waits in a select on its ticker, its one-slot trigger
 // channel and its stop channel, and takes whichever is ready first, at that
 // instant. Each of those decisions is made here for the instant upstream's
 // worker makes it, and nothing that comes later changes it: a run that is
-// due runs, however late a tick, a slot or an executor lets it start. A
-// worker is
+// due runs, however late its tick or an executor lets it start. A worker is
 //
 //	unstarted  not added yet: a trigger or a stop waits.
 //	idle       in the select; the wheel holds its next tick. A trigger or a
 //	           stop is taken at once, unless the tick's time has passed: then
 //	           the tick was taken first (settle), and the trigger or stop waits.
-//	due        its next run decided, waiting for the run's tick, a slot or an
-//	           executor; a trigger or a stop waits, as in upstream's channels.
+//	due        its next run decided, waiting for its tick or an executor; a
+//	           trigger or a stop waits, as in upstream's channels.
 //	running    when the run ends, run takes what waits as upstream's select
 //	           would: the stop, else the trigger (which restarts the period
 //	           and drops a pending tick), else a pending tick, else idle.
@@ -60,7 +59,7 @@ type scheduler struct {
 
 	mu      sync.Mutex
 	wheel   timingWheel
-	pool    pool
+	running int  // runs in flight
 	workers int  // added and not exited; the loop runs while it is positive
 	looping bool // a loop goroutine runs
 	// armed is the tick the loop sleeps until; whoever needs it earlier
@@ -68,7 +67,7 @@ type scheduler struct {
 	// between the loop's unlock and its select is not lost.
 	armed int64
 	kick  chan struct{}
-	ready []*worker // runs that got a slot, handed to the executors on unlock
+	ready []*worker // runs that are due, handed to the executors on unlock
 }
 
 // schedulerTick is the wheel's resolution. Runs due within one tick share
@@ -89,7 +88,6 @@ type workerSched struct {
 	next   action // the decided run (state due or running)
 	// A value waits in upstream's trigger or stop channel.
 	triggered, stopping bool
-	slow                bool // the last run took slowAfter or more: the next needs no slot
 }
 
 type runState uint8
@@ -114,11 +112,10 @@ func newScheduler(metrics schedulerMetrics) *scheduler {
 	s := &scheduler{
 		epoch:   time.Now(),
 		metrics: metrics,
-		pool:    newPool(defaultPoolSlots(), slowAfter),
 		armed:   noWake,
 		kick:    make(chan struct{}, 1),
 	}
-	s.exec = executors{run: s.run, maxIdle: s.pool.slots}
+	s.exec = executors{run: s.run, maxIdle: maxIdleExecutors}
 	collected.Store(s)
 	return s
 }
@@ -198,26 +195,24 @@ func (s *scheduler) decide(w *worker, a action, at, now time.Duration) {
 	s.file(w, ceilTick(at), now)
 }
 
-// file waits for tick, or hands a decided run to the pool if tick has come.
+// file waits for tick, or readies a decided run if tick has come.
 func (s *scheduler) file(w *worker, tick int64, now time.Duration) {
 	if tick > floorTick(now) && s.wheel.schedule(&w.sched.timer, tick) {
 		s.wakeBy(tick)
-	} else if s.pool.start(w, w.sched.slow, now) {
+	} else {
 		s.ready = append(s.ready, w)
-	} else if at, ok := s.pool.nextExpiry(); ok {
-		s.wakeBy(ceilTick(at))
 	}
 }
 
-// run is an executor's: it runs w, which got a slot, and returns a run for
-// the same executor to take next, if one got a slot meanwhile.
+// run is an executor's: it runs w and returns a run for the same executor to
+// take next, if w's next run is due at once.
 func (s *scheduler) run(w *worker) *worker {
 	ws := &w.sched
 	s.mu.Lock()
-	began := s.now()
 	ws.state = running
 	a := ws.next
-	s.metrics.started(began-ws.dueAt, w.pool.waited)
+	s.running++
+	s.metrics.started(s.now() - ws.dueAt)
 	s.mu.Unlock()
 
 	keepGoing := w.execute(a)
@@ -225,10 +220,7 @@ func (s *scheduler) run(w *worker) *worker {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.now()
-	ws.slow = now-began >= s.pool.slowAfter
-	if next := s.pool.release(w, now); next != nil {
-		s.ready = append(s.ready, next)
-	}
+	s.running--
 	switch {
 	case a == actExit || !keepGoing:
 		ws.state = exited
@@ -283,9 +275,8 @@ func (s *scheduler) wakeBy(tick int64) {
 	}
 }
 
-// loop is the wheel's goroutine: it sleeps until the earliest of the wheel's
-// next non-empty slot and the pool's next expiry, hands what is due to the
-// pool, and ends with the last worker.
+// loop is the wheel's goroutine: it sleeps until the wheel's next non-empty
+// slot, readies what is due, and ends with the last worker.
 func (s *scheduler) loop() {
 	sl := loopSleep{epoch: s.epoch}
 	defer sl.stop()
@@ -308,16 +299,12 @@ func (s *scheduler) loop() {
 			}
 			fired[i] = nil
 		}
-		s.ready = s.pool.expire(now, s.ready)
 		wake := int64(noWake)
 		if tick, ok := s.wheel.next(); ok {
 			wake = tick
 		}
-		if at, ok := s.pool.nextExpiry(); ok {
-			wake = min(wake, ceilTick(at))
-		}
 		if wake <= floorTick(now) {
-			panic("prober: scheduler: the loop would wake for a tick it has handled") // wheel.go's and pool.go's invariants
+			panic("prober: scheduler: the loop would wake for a tick it has handled") // wheel.go's invariant
 		}
 		s.armed = sl.plan(now, wake)
 		s.unlock()

@@ -24,8 +24,8 @@ import (
 )
 
 // The lateness buckets resolve the wheel's tick (schedulerTick) and the
-// kernel's timer slack at the bottom, and a run that outlasts its period at
-// the top (the next run is due at once, and lateness counts from its tick).
+// kernel's timer slack at the bottom, and a loop or executors held up for
+// seconds (a node whose CPU is starved) at the top.
 var schedulerLatenessBuckets = []float64{0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10}
 
 var (
@@ -34,14 +34,6 @@ var (
 		Subsystem:      "prober",
 		Name:           "scheduler_start_lateness_seconds",
 		Help:           "Time from the moment a probe run was due (its tick, or the end of the previous run when a tick was pending) to its start.",
-		Buckets:        schedulerLatenessBuckets,
-		StabilityLevel: metrics.ALPHA,
-	})
-	// ProberQueueWait is how long due probe runs waited for a slot of the pool.
-	ProberQueueWait = metrics.NewHistogram(&metrics.HistogramOpts{
-		Subsystem:      "prober",
-		Name:           "scheduler_queue_wait_seconds",
-		Help:           "Time a due probe run waited for a slot of the scheduler's pool.",
 		Buckets:        schedulerLatenessBuckets,
 		StabilityLevel: metrics.ALPHA,
 	})
@@ -55,10 +47,7 @@ var (
 	}, []string{"probe_type"})
 
 	proberInFlightDesc = metrics.NewDesc("prober_scheduler_probes_in_flight",
-		"Probe runs in flight: holding a slot of the scheduler's pool (lane fast) or running without one (lane slow: runs that took the pool's slowAfter or more, runs of probes whose last run did, and runs that waited that long for a slot).",
-		[]string{"lane"}, nil, metrics.ALPHA, "")
-	proberPoolCapacityDesc = metrics.NewDesc("prober_scheduler_pool_capacity",
-		"Slots of the scheduler's pool: how many probe runs start at once before the next one waits (for at most the pool's slowAfter).",
+		"Probe runs in flight: an executor goroutine each.",
 		nil, nil, metrics.ALPHA, "")
 )
 
@@ -66,12 +55,13 @@ var (
 // happen, for the kubelet to register next to ProberResults and
 // ProberDuration on /metrics/probes; SchedulerCollector returns the rest.
 func SchedulerMetrics() []metrics.Registerable {
-	return []metrics.Registerable{ProberStartLateness, ProberQueueWait, ProberSkippedRuns}
+	return []metrics.Registerable{ProberStartLateness, ProberSkippedRuns}
 }
 
-// SchedulerCollector reports the runs in flight and the pool's capacity of
-// the kubelet's scheduler, the last one NewManager made, as values read when
-// scraped, so they are right however early or late it is registered.
+// SchedulerCollector reports the runs in flight of the kubelet's scheduler,
+// the last one NewManager made, as a value read when scraped, so that it is
+// right however early or late it is registered. With the ProbeTimerWheel gate
+// off it reports nothing.
 func SchedulerCollector() metrics.StableCollector { return &schedulerCollector{} }
 
 // collected is the scheduler SchedulerCollector reads.
@@ -79,29 +69,22 @@ var collected atomic.Pointer[scheduler]
 
 type schedulerCollector struct{ metrics.BaseStableCollector }
 
-func (*schedulerCollector) DescribeWithStability(ch chan<- *metrics.Desc) {
-	ch <- proberInFlightDesc
-	ch <- proberPoolCapacityDesc
-}
+func (*schedulerCollector) DescribeWithStability(ch chan<- *metrics.Desc) { ch <- proberInFlightDesc }
 
 func (*schedulerCollector) CollectWithStability(ch chan<- metrics.Metric) {
-	s := collected.Load()
-	if s == nil {
-		return
+	if s := collected.Load(); s != nil {
+		s.mu.Lock()
+		running := s.running
+		s.mu.Unlock()
+		ch <- metrics.NewLazyConstMetric(proberInFlightDesc, metrics.GaugeValue, float64(running))
 	}
-	s.mu.Lock()
-	held, unslotted, slots := s.pool.held.len(), s.pool.unslotted, s.pool.slots
-	s.mu.Unlock()
-	ch <- metrics.NewLazyConstMetric(proberInFlightDesc, metrics.GaugeValue, float64(held), "fast")
-	ch <- metrics.NewLazyConstMetric(proberInFlightDesc, metrics.GaugeValue, float64(unslotted), "slow")
-	ch <- metrics.NewLazyConstMetric(proberPoolCapacityDesc, metrics.GaugeValue, float64(slots))
 }
 
 // schedulerMetrics is what the scheduler reports as runs happen; tests swap
 // in a recorder.
 type schedulerMetrics interface {
-	started(lateness, queueWait time.Duration) // a run began: late against its due time, after waiting for a slot
-	skipped(t probeType, ticks int64)          // ticks upstream's ticker would have dropped
+	started(lateness time.Duration)   // a run began, late against its due time
+	skipped(t probeType, ticks int64) // ticks upstream's ticker would have dropped
 }
 
 // componentBaseMetrics reports to the package's metrics, which are no-ops
@@ -109,9 +92,8 @@ type schedulerMetrics interface {
 // happens before that is not counted.
 type componentBaseMetrics struct{}
 
-func (componentBaseMetrics) started(lateness, queueWait time.Duration) {
+func (componentBaseMetrics) started(lateness time.Duration) {
 	ProberStartLateness.Observe(lateness.Seconds())
-	ProberQueueWait.Observe(queueWait.Seconds())
 }
 
 func (componentBaseMetrics) skipped(t probeType, ticks int64) {

@@ -28,19 +28,15 @@ import (
 	"k8s.io/kubernetes/pkg/probe"
 )
 
-// TestSchedulerCollector: the gauges are read from the pool when scraped, so
-// a run that started before the collector was registered is counted, and
-// the capacity is there from the first scrape.
+// TestSchedulerCollector: the gauge is read from the scheduler when scraped,
+// so a run that started before the collector was registered is counted.
 func TestSchedulerCollector(t *testing.T) {
 	const header = `
-# HELP prober_scheduler_pool_capacity [ALPHA] Slots of the scheduler's pool: how many probe runs start at once before the next one waits (for at most the pool's slowAfter).
-# TYPE prober_scheduler_pool_capacity gauge
-prober_scheduler_pool_capacity 2
-# HELP prober_scheduler_probes_in_flight [ALPHA] Probe runs in flight: holding a slot of the scheduler's pool (lane fast) or running without one (lane slow: runs that took the pool's slowAfter or more, runs of probes whose last run did, and runs that waited that long for a slot).
+# HELP prober_scheduler_probes_in_flight [ALPHA] Probe runs in flight: an executor goroutine each.
 # TYPE prober_scheduler_probes_in_flight gauge
 `
 	synctest.Test(t, func(t *testing.T) {
-		h := newHarness(t, 2) // the last scheduler made: the collector's
+		h := newHarness(t) // the last scheduler made: the collector's
 		afterStart(h, 10*time.Second)
 		h.probes.set("c", behaviour{result: probe.Success, hang: 2 * time.Second})
 		h.addPod("p", v1.Container{Name: "c", LivenessProbe: execProbe(10)})
@@ -52,17 +48,10 @@ prober_scheduler_pool_capacity 2
 			when     string
 			inFlight string
 		}{
-			{"while a run that started before registration is in flight", `
-prober_scheduler_probes_in_flight{lane="fast"} 1
-prober_scheduler_probes_in_flight{lane="slow"} 0
-`},
-			{"after it ended", `
-prober_scheduler_probes_in_flight{lane="fast"} 0
-prober_scheduler_probes_in_flight{lane="slow"} 0
-`},
+			{"while a run that started before registration is in flight", "prober_scheduler_probes_in_flight 1\n"},
+			{"after it ended", "prober_scheduler_probes_in_flight 0\n"},
 		} {
-			if err := testutil.GatherAndCompare(reg, strings.NewReader(header+step.inFlight),
-				"prober_scheduler_probes_in_flight", "prober_scheduler_pool_capacity"); err != nil {
+			if err := testutil.GatherAndCompare(reg, strings.NewReader(header+step.inFlight), "prober_scheduler_probes_in_flight"); err != nil {
 				t.Errorf("%s: %v", step.when, err)
 			}
 			time.Sleep(2 * time.Second)

@@ -41,7 +41,7 @@ import (
 func TestSchedulerNoDriftOverManyPeriods(t *testing.T) {
 	const periods = 10_000
 	synctest.Test(t, func(t *testing.T) {
-		h := newHarness(t, 0)
+		h := newHarness(t)
 		afterStart(h, time.Second)
 		h.addPod("p", v1.Container{Name: "c", LivenessProbe: execProbe(1)})
 		time.Sleep(periods*time.Second - time.Millisecond)
@@ -76,7 +76,7 @@ func TestSchedulerRunsOfATickStartTogether(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				h := newHarness(t, 0)
+				h := newHarness(t)
 				afterStart(h, time.Second) // t0 is on a tick
 				time.Sleep(schedulerTick + tc.aAt)
 				addedA := time.Since(h.probes.t0)
@@ -129,7 +129,7 @@ func TestSchedulerRunsAgainAfterAnOverrun(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				h := newHarness(t, 0)
+				h := newHarness(t)
 				afterStart(h, time.Second)
 				h.probes.set("c", behaviour{result: probe.Success, hang: tc.hang})
 				h.addPod("p", v1.Container{Name: "c", LivenessProbe: execProbe(1)})
@@ -154,7 +154,7 @@ func TestSchedulerRunsAgainAfterAnOverrun(t *testing.T) {
 // on a 1 s period with failureThreshold 3 fails at 4.5 s, as upstream's does.
 func TestSchedulerOverrunDoesNotDelayFailures(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		h := newHarness(t, 0)
+		h := newHarness(t)
 		afterStart(h, time.Second)
 		h.probes.set("c", behaviour{result: probe.Failure, hang: 1500 * time.Millisecond})
 		h.addPod("p", v1.Container{Name: "c", LivenessProbe: execProbe(1)})
@@ -169,7 +169,7 @@ func TestSchedulerOverrunDoesNotDelayFailures(t *testing.T) {
 
 func TestSchedulerManualTriggerRestartsPeriod(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		h := newHarness(t, 0)
+		h := newHarness(t)
 		afterStart(h, 10*time.Second)
 		h.probes.set("c", behaviour{result: probe.Failure})
 		pod := h.addPod("p", v1.Container{Name: "c", ReadinessProbe: execProbe(10)})
@@ -186,7 +186,7 @@ func TestSchedulerManualTriggerRestartsPeriod(t *testing.T) {
 
 func TestSchedulerManualTriggerWhileRunning(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		h := newHarness(t, 0)
+		h := newHarness(t)
 		afterStart(h, 10*time.Second)
 		h.probes.set("c", behaviour{result: probe.Failure, hang: 2 * time.Second})
 		pod := h.addPod("p", v1.Container{Name: "c", ReadinessProbe: execProbe(10)})
@@ -209,7 +209,7 @@ func TestSchedulerManualTriggerWhileRunning(t *testing.T) {
 // the tick first and then run again for the trigger at the same instant.
 func TestSchedulerTriggerTakenBeforeAPendingTick(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		h := newHarness(t, 0)
+		h := newHarness(t)
 		afterStart(h, time.Second)
 		h.probes.set("c", behaviour{result: probe.Failure, hang: 1500 * time.Millisecond})
 		pod := h.addPod("p", v1.Container{Name: "c", ReadinessProbe: execProbe(1)})
@@ -256,18 +256,15 @@ func TestSchedulerTriggerIsOneSlot(t *testing.T) {
 			time.Sleep(time.Second)
 			return readinessWorker(h)
 		}, false, [2]bool{true, false}, secs(0, 2)},
-		{"queued behind a full pool", func(h *harness) *worker {
+		{"due, waiting for its tick", func(h *harness) *worker {
 			afterStart(h, 10*time.Second)
-			h.probes.set("busy", behaviour{hang: 3 * time.Second})
+			time.Sleep(time.Millisecond) // off a tick: the runs due at 0.001 s + k s start at 0.004 s + k s
 			h.addPod("p", v1.Container{Name: "c", ReadinessProbe: execProbe(1)})
-			time.Sleep(time.Second - 5*time.Millisecond)
-			h.addPod("q", v1.Container{Name: "busy", LivenessProbe: execProbe(10)}) // takes the only fast slot
-			time.Sleep(5 * time.Millisecond)                                        // c comes due and waits
+			time.Sleep(time.Second)
 			return readinessWorker(h)
-			// busy took the slot at 0.996 s and gives it up slowAfter later,
-			// at the wheel's tick of 1.008 s: c's due run starts there, and
-			// the trigger's right after it, restarting the period.
-		}, false, [2]bool{true, false}, secs(0, 1.008, 1.008, 2.008, 3.008, 4.008, 5.008)},
+			// At 1.002 s c's run due at 1.001 s waits for its tick: the
+			// trigger runs right after it, at 1.004 s, restarting the period.
+		}, false, [2]bool{true, false}, secs(0.004, 1.004, 1.004, 2.004, 3.004, 4.004, 5.004)},
 		{"before the first run", func(h *harness) *worker {
 			// Within the restart window the first run is spread over the
 			// period: at 5 s with this seed. The trigger runs right after it.
@@ -288,7 +285,7 @@ func TestSchedulerTriggerIsOneSlot(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				h := newHarness(t, 1)
+				h := newHarness(t)
 				w := tc.setup(h)
 				var got [2]bool
 				got[0] = w.trigger()
@@ -332,7 +329,7 @@ func TestSchedulerTriggerAtTheInstantOfATick(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				h := newHarness(t, 0)
+				h := newHarness(t)
 				afterStart(h, 10*time.Second)
 				p := execProbe(10)
 				p.SuccessThreshold = 2
@@ -362,7 +359,7 @@ func TestSchedulerTriggerAtTheInstantOfATick(t *testing.T) {
 // TestSchedulerManualRunIsLogged: upstream logs each manual run at V(4).
 func TestSchedulerManualRunIsLogged(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		h := newHarness(t, 0)
+		h := newHarness(t)
 		logger := ktesting.NewLogger(t, ktesting.NewConfig(ktesting.Verbosity(4), ktesting.BufferLogs(true)))
 		h.ctx = klog.NewContext(h.ctx, logger)
 		afterStart(h, 10*time.Second)
@@ -385,7 +382,7 @@ func TestSchedulerSpreadsFirstProbesAfterStart(t *testing.T) {
 		windows = 10
 	)
 	synctest.Test(t, func(t *testing.T) {
-		h := newHarness(t, 0)
+		h := newHarness(t)
 		cs := containers(probes, func(c *v1.Container, _ int) { c.LivenessProbe = execProbe(1) })
 		h.addPod("p", cs...)
 		time.Sleep(1500 * time.Millisecond)
@@ -408,7 +405,7 @@ func TestSchedulerSpreadsFirstProbesAfterStart(t *testing.T) {
 
 func TestSchedulerFirstProbeIsImmediateAfterRestartWindow(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		h := newHarness(t, 0)
+		h := newHarness(t)
 		afterStart(h, 10*time.Second)
 		h.addPod("p", v1.Container{Name: "c", LivenessProbe: execProbe(10)})
 		synctest.Wait()
@@ -441,7 +438,7 @@ func TestSchedulerStop(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				h := newHarness(t, 0)
+				h := newHarness(t)
 				if !tc.restarted {
 					afterStart(h, 10*time.Second)
 				}
@@ -491,7 +488,7 @@ func TestSchedulerAcceptsEveryValidSpec(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				h := newHarness(t, 0)
+				h := newHarness(t)
 				afterStart(h, math.MaxInt32*time.Second) // no spreading of first runs for any period
 				p := execProbe(1)
 				tc.mutate(p)
@@ -515,7 +512,7 @@ func TestSchedulerAcceptsEveryValidSpec(t *testing.T) {
 
 func TestSchedulerPanickingProbe(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		h := newHarness(t, 1)
+		h := newHarness(t)
 		afterStart(h, time.Second)
 		h.probes.set("bad", behaviour{panics: true})
 		h.addPod("p", v1.Container{Name: "bad", LivenessProbe: execProbe(1)}, v1.Container{Name: "good", LivenessProbe: execProbe(1)})
@@ -532,7 +529,7 @@ func TestSchedulerPanickingProbe(t *testing.T) {
 func TestSchedulerGoroutinesDoNotGrowWithProbes(t *testing.T) {
 	const pods = 5000
 	synctest.Test(t, func(t *testing.T) {
-		h := newHarness(t, 0)
+		h := newHarness(t)
 		synctest.Wait()
 		before := bubbleGoroutines()
 		for i := range pods {

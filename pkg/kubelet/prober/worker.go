@@ -36,14 +36,13 @@ import (
 )
 
 // worker handles the periodic probing of its assigned container. The manager's scheduler runs the
-// worker's doProbe on a pool goroutine each time the probe is due, until the container permanently
+// worker's doProbe on an executor goroutine each time the probe is due, until the container permanently
 // terminates or the worker is stopped; between runs a worker holds no goroutine. With the
 // ProbeTimerWheel feature gate off, the worker runs upstream's loop in a goroutine of its own
 // instead (run). The worker uses the probe Manager's statusManager to get up-to-date container IDs.
 type worker struct {
-	// Scheduling state and the place in the scheduler's pool, guarded by the manager's scheduler.
+	// Scheduling state, guarded by the manager's scheduler.
 	sched workerSched
-	pool  poolEntry
 
 	// Channel for stopping the probe, used by run (gate off) only.
 	stopCh chan struct{}

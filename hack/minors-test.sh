@@ -44,8 +44,9 @@ for a in "$@"; do
   esac
 done
 if [[ -n ${record} ]]; then
-  # The records themselves (e2e/results) are what this run changes.
-  pw::require_committed pkg series patches hack e2e bench ':!e2e/results'
+  # The records themselves (e2e/results) are what this run changes; results of other runs are
+  # not what it checks.
+  pw::require_committed pkg series patches hack e2e bench ':!e2e/results' ':!bench/results'
 fi
 if ((${#releases[@]} == 0)); then
   mapfile -t releases < <(pw::supported_versions | tail -n +2)
@@ -123,7 +124,7 @@ for r in "${releases[@]}"; do
     {
       echo "release: ${r}"
       echo "series: patches/${minor}, $(pw::patch_files "${PW_PATCHES_ROOT}/${minor}" | wc -l) patches, sha256 $(pw::series_sum "${minor}")"
-      echo "recorded: $(date -u +%Y-%m-%d), commit $(git -C "${PW_ROOT}" rev-parse --short HEAD)$(git -C "${PW_ROOT}" diff --quiet HEAD -- pkg series patches hack e2e bench ':!e2e/results' || echo " with uncommitted changes (not citable)"), $(pw::machine)"
+      echo "recorded: $(date -u +%Y-%m-%d), commit $(git -C "${PW_ROOT}" rev-parse --short HEAD)$(git -C "${PW_ROOT}" diff --quiet HEAD -- pkg series patches hack e2e bench ':!e2e/results' ':!bench/results' || echo " with uncommitted changes (not citable)"), $(pw::machine)"
       echo "command: hack/minors-test.sh$([[ ${test_flags} == -race ]] || echo " --no-race")${upstream:+ --upstream}${kind:+ --kind} --record ${r}"
       printf '%s\n' "${lines[@]}"
     } >"${PW_ROOT}/e2e/results/releases/${r}.txt"

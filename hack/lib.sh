@@ -435,13 +435,18 @@ pw::series_sum() {
   cat "${files[@]}" | sha256sum | cut -c1-12
 }
 
+# The folders runs write their results to: a run's own output, or another's,
+# is not a change to the code it measures.
+PW_RESULTS_EXCLUDE=(':!bench/results' ':!bench/hollow/results' ':!e2e/results')
+
 # pw::run_stamp <path>...: the code a result measured, as its run record names
 # it: "commit <short hash>[ + uncommitted changes in <paths>], patch set <main
 # line's series sum>"; the paths are those whose uncommitted changes would
 # make the figures another code's.
 pw::run_stamp() {
   local dirty=
-  [[ -z $(git -C "${PW_ROOT}" status --porcelain -- "$@") ]] || dirty=" + uncommitted changes in $* (not citable)"
+  # Results folders are what runs write (this run's own machine.txt among them), not code.
+  [[ -z $(git -C "${PW_ROOT}" status --porcelain -- "$@" "${PW_RESULTS_EXCLUDE[@]}") ]] || dirty=" + uncommitted changes in $* (not citable)"
   echo "commit $(git -C "${PW_ROOT}" rev-parse --short HEAD)${dirty}, patch set $(pw::series_sum "${PW_KUBE_MINOR}")"
 }
 
@@ -451,7 +456,7 @@ pw::run_stamp() {
 # "not citable", which make test's figure checks refuse to cite.
 pw::require_committed() {
   local changes
-  changes=$(git -C "${PW_ROOT}" status --porcelain -- "$@")
+  changes=$(git -C "${PW_ROOT}" status --porcelain -- "$@" "${PW_RESULTS_EXCLUDE[@]}")
   [[ -z ${changes} ]] && return 0
   if [[ ${PROBEWHEEL_DIRTY_OK:-} == 1 ]]; then
     pw::log "uncommitted changes in $* (PROBEWHEEL_DIRTY_OK=1): the record says so and is not citable"

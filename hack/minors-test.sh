@@ -44,9 +44,8 @@ for a in "$@"; do
   esac
 done
 if [[ -n ${record} ]]; then
-  # The records themselves (e2e/results) are what this run changes; results of other runs are
-  # not what it checks.
-  pw::require_committed pkg series patches hack e2e bench ':!e2e/results' ':!bench/results'
+  # Results folders (PW_RESULTS_EXCLUDE), these records among them, are not code.
+  pw::require_committed pkg series patches hack e2e bench
 fi
 if ((${#releases[@]} == 0)); then
   mapfile -t releases < <(pw::supported_versions | tail -n +2)
@@ -90,7 +89,7 @@ for r in "${releases[@]}"; do
     # kind step builds its images with the host's.
     export PW_RELEASE_GO=1
     gov=$(<"$(go env GOMODCACHE)/k8s.io/kubernetes@${r}/.go-version")
-    lines+=("go: go${gov} (${r}'s .go-version) for the kubelet and the suites; $(go version | cut -d' ' -f3) (the host's) for kind's images")
+    lines+=("go: go${gov} (${r}'s .go-version) for the kubelet and the suites${kind:+; $(go version | cut -d' ' -f3) (the host's) for kind's images}")
   fi
   pw::log "${r}: kubelet"
   # Stops at once, naming what to use, for a release that is not supported.
@@ -124,7 +123,7 @@ for r in "${releases[@]}"; do
     {
       echo "release: ${r}"
       echo "series: patches/${minor}, $(pw::patch_files "${PW_PATCHES_ROOT}/${minor}" | wc -l) patches, sha256 $(pw::series_sum "${minor}")"
-      echo "recorded: $(date -u +%Y-%m-%d), commit $(git -C "${PW_ROOT}" rev-parse --short HEAD)$(git -C "${PW_ROOT}" diff --quiet HEAD -- pkg series patches hack e2e bench ':!e2e/results' ':!bench/results' || echo " with uncommitted changes (not citable)"), $(pw::machine)"
+      echo "recorded: $(date -u +%Y-%m-%d), commit $(git -C "${PW_ROOT}" rev-parse --short HEAD)$(git -C "${PW_ROOT}" diff --quiet HEAD -- pkg series patches hack e2e bench "${PW_RESULTS_EXCLUDE[@]}" || echo " with uncommitted changes (not citable)"), $(pw::machine)"
       echo "command: hack/minors-test.sh$([[ ${test_flags} == -race ]] || echo " --no-race")${upstream:+ --upstream}${kind:+ --kind} --record ${r}"
       printf '%s\n' "${lines[@]}"
     } >"${PW_ROOT}/e2e/results/releases/${r}.txt"

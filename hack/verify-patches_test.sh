@@ -199,11 +199,14 @@ fi
 #     (worker.go) changes in the commit that takes it and in earlier ones
 #     only; bad entries stop update-patches with what is wrong.
 with() { grep -l "^diff --git a/$1 " "${pdir}"/*.patch | xargs -rn1 basename | tr '\n' ' '; }
+# taker_of <file>: the series/<n>/files that takes the prober's <file>, by name or as the rest
+# of the package (an entry naming the directory).
+taker_of() { grep -lx "${prober}/$1" series/[0-9]*/files || grep -lx "${prober}/" series/[0-9]*/files; }
 wheel_in=$(with "${prober}/wheel.go") worker_in=$(with "${prober}/worker.go")
 read -ra worker_in_all <<<"${worker_in}"
 if [[ ${wheel_in} == *timing-wheel* && $(wc -w <<<"${wheel_in}") == 1 && ${#worker_in_all[@]} -ge 2 &&
   ${worker_in_all[0]} == *per-run* &&
-  ${worker_in_all[-1]} == "$(basename "$(series_patch "$(dirname "$(grep -lx "${prober}/worker.go" series/[0-9]*/files)")")")" ]]; then
+  ${worker_in_all[-1]} == "$(basename "$(series_patch "$(dirname "$(taker_of worker.go)")")")" ]]; then
   pass "series: files in the commits that take them, intermediate versions before"
 else fail "series: files in the commits that take them (wheel.go in: ${wheel_in}; worker.go in: ${worker_in})"; fi
 mkdir -p series/99-late "${tmp}/late/a/${prober}" "${tmp}/late/b/${prober}"

@@ -439,24 +439,36 @@ pw::series_sum() {
 # is not a change to the code it measures.
 PW_RESULTS_EXCLUDE=(':!bench/results' ':!bench/hollow/results' ':!e2e/results')
 
+# pw::uncommitted <path>...: the uncommitted changes under <path>, untracked
+# files included, as `git status --porcelain` lists them (a change of stat
+# only is none); results folders are left out.
+pw::uncommitted() {
+  git -C "${PW_ROOT}" status --porcelain -- "$@" "${PW_RESULTS_EXCLUDE[@]}"
+}
+
+# pw::dirty_suffix <path>...: nothing when <path> are committed, else the mark
+# every record of a run or a check carries: " + uncommitted changes in <path>
+# (not citable)". make verify-figures refuses a page's link to a result whose
+# record carries it (bench/resultsindex, NotCitable).
+pw::dirty_suffix() {
+  [[ -z $(pw::uncommitted "$@") ]] || echo " + uncommitted changes in $* (not citable)"
+}
+
 # pw::run_stamp <path>...: the code a result measured, as its run record names
-# it: "commit <short hash>[ + uncommitted changes in <paths>], patch set <main
-# line's series sum>"; the paths are those whose uncommitted changes would
-# make the figures another code's.
+# it: "commit <short hash>[<pw::dirty_suffix>], patch set <main line's series
+# sum>"; the paths are those whose uncommitted changes would make the figures
+# another code's.
 pw::run_stamp() {
-  local dirty=
-  # Results folders are what runs write (this run's own machine.txt among them), not code.
-  [[ -z $(git -C "${PW_ROOT}" status --porcelain -- "$@" "${PW_RESULTS_EXCLUDE[@]}") ]] || dirty=" + uncommitted changes in $* (not citable)"
-  echo "commit $(git -C "${PW_ROOT}" rev-parse --short HEAD)${dirty}, patch set $(pw::series_sum "${PW_KUBE_MINOR}")"
+  echo "commit $(git -C "${PW_ROOT}" rev-parse --short HEAD)$(pw::dirty_suffix "$@"), patch set $(pw::series_sum "${PW_KUBE_MINOR}")"
 }
 
 # pw::require_committed <path>...: results are made from committed code only.
-# Refuses (dies) when <path> differ from HEAD, untracked files included, unless
-# PROBEWHEEL_DIRTY_OK=1: then it warns, and pw::run_stamp marks the record
-# "not citable", which make test's figure checks refuse to cite.
+# Refuses (dies) when <path> have uncommitted changes (pw::uncommitted),
+# unless PROBEWHEEL_DIRTY_OK=1: then it warns, and the record carries
+# pw::dirty_suffix's mark.
 pw::require_committed() {
   local changes
-  changes=$(git -C "${PW_ROOT}" status --porcelain -- "$@" "${PW_RESULTS_EXCLUDE[@]}")
+  changes=$(pw::uncommitted "$@")
   [[ -z ${changes} ]] && return 0
   if [[ ${PROBEWHEEL_DIRTY_OK:-} == 1 ]]; then
     pw::log "uncommitted changes in $* (PROBEWHEEL_DIRTY_OK=1): the record says so and is not citable"
@@ -480,7 +492,7 @@ pw::machine_record() {
   echo "go:          $(${GO:-go} version)"
   echo "kernel:      $(uname -srvm)"
   echo "loadavg:     $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "commit:      $(git -C "${PW_ROOT}" rev-parse --short HEAD)$(git -C "${PW_ROOT}" diff --quiet HEAD -- "$@" || echo ' (dirty)')"
+  echo "commit:      $(git -C "${PW_ROOT}" rev-parse --short HEAD)"
   echo "measured:    $(pw::run_stamp "$@")"
   echo "kubernetes:  ${PW_MAIN_VERSION}"
   echo "knobs:       $(env | grep '^PROBEWHEEL_BENCH_' | sort | tr '\n' ' ')"

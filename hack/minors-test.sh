@@ -118,12 +118,10 @@ for r in "${releases[@]}"; do
   unset PW_RELEASE_GO
   if [[ -n ${record} ]]; then
     mkdir -p "${PW_ROOT}/e2e/results/releases"
-    # Stat-only changes (a checkout touched by the runs) are not uncommitted changes.
-    git -C "${PW_ROOT}" update-index -q --refresh >/dev/null 2>&1 || true
     {
       echo "release: ${r}"
       echo "series: patches/${minor}, $(pw::patch_files "${PW_PATCHES_ROOT}/${minor}" | wc -l) patches, sha256 $(pw::series_sum "${minor}")"
-      echo "recorded: $(date -u +%Y-%m-%d), commit $(git -C "${PW_ROOT}" rev-parse --short HEAD)$(git -C "${PW_ROOT}" diff --quiet HEAD -- pkg series patches hack e2e bench "${PW_RESULTS_EXCLUDE[@]}" || echo " with uncommitted changes (not citable)"), $(pw::machine)"
+      echo "recorded: $(date -u +%Y-%m-%d), commit $(git -C "${PW_ROOT}" rev-parse --short HEAD)$(pw::dirty_suffix pkg series patches hack e2e bench), $(pw::machine)"
       echo "command: hack/minors-test.sh$([[ ${test_flags} == -race ]] || echo " --no-race")${upstream:+ --upstream}${kind:+ --kind} --record ${r}"
       printf '%s\n' "${lines[@]}"
     } >"${PW_ROOT}/e2e/results/releases/${r}.txt"

@@ -17,11 +17,14 @@ limitations under the License.
 package resultsindex
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 )
 
 // A page describes the patch set as it is, so a run it cites must have
@@ -29,16 +32,25 @@ import (
 // changelog, with its day. CheckCurrent checks that; CheckFigures checks
 // that each figure is in the run it cites.
 
-// A StaleCitation is a link of a page to a run of another patch set, or to
-// one that does not say which it measured.
+// NotCitable is the mark hack/lib.sh's pw::dirty_suffix puts in a run's
+// record when the tree had uncommitted changes to the code the run measured:
+// its figures are of code no commit holds.
+const NotCitable = "(not citable)"
+
+// A StaleCitation is a link of a page to a run of another patch set, to one
+// that does not say which it measured, or to one made from uncommitted code.
 type StaleCitation struct {
-	Page     string // relative to the root
-	Line     int    // of the block's first line
-	Link     string // as written
-	PatchSet string // the run's; "" when it states none
+	Page        string // relative to the root
+	Line        int    // of the block's first line
+	Link        string // as written
+	PatchSet    string // the run's; "" when it states none
+	Uncommitted bool   // the run's record carries NotCitable
 }
 
 func (s StaleCitation) String() string {
+	if s.Uncommitted {
+		return fmt.Sprintf("%s:%d: %s was made from uncommitted code (its record says %s)", s.Page, s.Line, s.Link, NotCitable)
+	}
 	if s.PatchSet == "" {
 		return fmt.Sprintf("%s:%d: %s names no patch set", s.Page, s.Line, s.Link)
 	}
@@ -115,12 +127,35 @@ func CheckCurrent(root string, current map[string]string, runs []Run) ([]StaleCi
 					ps = sums[0]
 				}
 			}
-			if !isCurrent[ps] {
-				stale = append(stale, StaleCitation{c.page, c.blk.line, c.links[i], ps})
+			dirty, err := notCitable(root, r.Path, t)
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: %w", c.page, c.blk.line, err)
+			}
+			if !isCurrent[ps] || dirty {
+				stale = append(stale, StaleCitation{c.page, c.blk.line, c.links[i], ps, dirty})
 			}
 		}
 	}
 	return stale, nil
+}
+
+// notCitable reports whether the linked result, or the record of the run it
+// belongs to (its folder's metaFiles), carries NotCitable. A link to one
+// release record reads that record only, not its neighbours'.
+func notCitable(root, run, target string) (bool, error) {
+	text, err := linkedText(root, target)
+	if err != nil {
+		return false, err
+	}
+	for _, name := range metaFiles {
+		b, err := os.ReadFile(filepath.Join(root, run, name))
+		if err == nil {
+			text += string(b)
+		} else if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
+			return false, err
+		}
+	}
+	return strings.Contains(text, NotCitable), nil
 }
 
 // isCIRecord: a CI record (hack/ci-record.sh) times the repository's CI on one

@@ -17,6 +17,7 @@ limitations under the License.
 package resultsindex
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -144,6 +145,8 @@ func TestCheckCurrent(t *testing.T) {
 	}
 	write("bench/results/new/run.txt", "patch set "+main+"\n")
 	write("bench/results/old/run.txt", "patch set 0123456789ab\n")
+	write("bench/results/dirty/machine.txt", "measured:    commit 1234567 + uncommitted changes in pkg bench (not citable), patch set "+main+"\n")
+	write("bench/results/dirty/summary.md", "42 us\n")
 	write("bench/hollow/results/unnamed/summary.md", "no sum here\n")
 	write("e2e/results/releases/v1.37.2.txt", "series: patches/v1.37, 1 patches, sha256 "+main+"\n")
 	write("e2e/results/releases/v1.36.3.txt", "series: patches/v1.36, 1 patches, sha256 "+older+"\n")
@@ -157,6 +160,8 @@ CI's time, of an earlier commit: [record](../e2e/results/ci-20260101.md).
 Older: [run](../bench/results/old/) and [one](../bench/hollow/results/unnamed/summary.md#x).
 
 The folder: [records](../e2e/results/releases/), two minors, two sums.
+
+Of the current patch set but uncommitted code: [summary](../bench/results/dirty/summary.md).
 `)
 	write("CHANGELOG.md", "[old](bench/results/old/run.txt) is history\n")
 	runs, err := Scan(root)
@@ -169,9 +174,14 @@ The folder: [records](../e2e/results/releases/), two minors, two sums.
 	}
 	var links []string
 	for _, s := range got {
-		links = append(links, s.Link+" "+s.PatchSet)
+		links = append(links, fmt.Sprint(s.Link, " ", s.PatchSet, " ", s.Uncommitted))
 	}
-	want := []string{"../bench/results/old/ 0123456789ab", "../bench/hollow/results/unnamed/summary.md#x ", "../e2e/results/releases/ "}
+	want := []string{
+		"../bench/results/old/ 0123456789ab false",
+		"../bench/hollow/results/unnamed/summary.md#x  false",
+		"../e2e/results/releases/  false",
+		"../bench/results/dirty/summary.md " + main + " true",
+	}
 	if !slices.Equal(links, want) {
 		t.Errorf("stale citations %q, want %q", links, want)
 	}

@@ -31,7 +31,7 @@ steps=(
   "the patched kubelet (make kubelet)|^hack/build-kubelet.sh$"
   "make verify-series|^make verify-series$"
   "make upstream-test|^make upstream-test$"
-  "make minors (older minors' kubelets and prober tests)|^make minors"
+  "make minors (older minors' prober tests)|^make minors"
   "kind node image (tools, control plane, Debian stages)|^hack/kind-build-tools.sh kind$"
   "make kind-e2e-suite (cluster, e2e suite, teardown)|^hack/kind-build-tools.sh kind$"
   "make e2e (local cluster, where kind cannot run)|^make e2e$"

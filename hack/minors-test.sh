@@ -4,13 +4,17 @@
 # fork version, and the prober package's tests pass in that tree with -race,
 # the ProbeTimerWheel gate on and off.
 #
-#   hack/minors-test.sh [--no-race] [--upstream] [--kind] [--record] [vX.Y.Z ...]
+#   hack/minors-test.sh [--no-race] [--no-kubelet] [--upstream] [--kind] [--record] [vX.Y.Z ...]
 #       default releases: every older supported one; the main line's may be named too
-#   --no-race   the prober package's tests without -race and with the release build's tags
-#               (make ci): they then reuse what the kubelet's build compiled, where -race, or
-#               upstream's untagged test build, compiles every dependency again at each
-#               release's versions (minutes on two cores); the wheel, scheduler and pool are
-#               the main line's files, raced in make test
+#   --no-race   the prober package's tests without -race (make ci): with the release build's
+#               tags, as every suite here builds (hack/upstream-test.sh), they then reuse what
+#               the kubelet's build compiled, where -race compiles every dependency again at
+#               each release's versions (minutes on two cores); the wheel, scheduler and
+#               executors are the main line's files, raced in make test
+#   --no-kubelet  the prober package's tests only (make ci): a release record builds each
+#               release's kubelet, and make test refuses records of another series, so CI
+#               building them again on every run (6 min a minor on two cores) checked nothing
+#               new; the prober's tests compile the package and what it imports in each tree
 #   --upstream  also upstream's whole suites in the tree, gate on and off
 #               (hack/upstream-test.sh's packages; ~5 min a release more)
 #   --kind      also a kind cluster of the release: the e2e suite on a patched
@@ -30,11 +34,12 @@ shopt -s inherit_errexit
 # shellcheck source=hack/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-upstream= kind= record= test_flags=-race
+upstream= kind= record= kubelet=1 test_flags=-race
 releases=()
 for a in "$@"; do
   case ${a} in
     --no-race) test_flags=-tags=${PW_KUBELET_TAGS} ;;
+    --no-kubelet) kubelet= ;;
     --upstream) upstream=1 ;;
     --kind) kind=1 ;;
     --record) record=1 ;;
@@ -43,6 +48,7 @@ for a in "$@"; do
     *) pw::die "unknown argument ${a} (see --help)" ;;
   esac
 done
+[[ -n ${kubelet} || -z ${record}${kind} ]] || pw::die "--no-kubelet: a record and a kind cluster need the kubelet"
 if [[ -n ${record} ]]; then
   # Results folders (PW_RESULTS_EXCLUDE), these records among them, are not code.
   pw::require_committed pkg series patches hack e2e bench
@@ -91,10 +97,12 @@ for r in "${releases[@]}"; do
     gov=$(<"$(go env GOMODCACHE)/k8s.io/kubernetes@${r}/.go-version")
     lines+=("go: go${gov} (${r}'s .go-version) for the kubelet and the suites${kind:+; $(go version | cut -d' ' -f3) (the host's) for kind's images}")
   fi
-  pw::log "${r}: kubelet"
-  # Stops at once, naming what to use, for a release that is not supported.
-  KUBE_VERSION=${r} "${PW_ROOT}/hack/build-kubelet.sh"
-  lines+=("kubelet: $(KUBE_VERSION=${r} bash -c 'source "$1"; "${PW_BIN}/kubelet" --version' _ "${PW_ROOT}/hack/lib.sh")")
+  if [[ -n ${kubelet} ]]; then
+    pw::log "${r}: kubelet"
+    # Stops at once, naming what to use, for a release that is not supported.
+    KUBE_VERSION=${r} "${PW_ROOT}/hack/build-kubelet.sh"
+    lines+=("kubelet: $(KUBE_VERSION=${r} bash -c 'source "$1"; "${PW_BIN}/kubelet" --version' _ "${PW_ROOT}/hack/lib.sh")")
+  fi
   suites prober "prober package, ${test_flags}" 0 UPSTREAM_TEST_PKGS=./pkg/kubelet/prober/... UPSTREAM_TEST_FLAGS=${test_flags}
   if [[ -n ${upstream} ]]; then
     suites upstream "upstream suites" 1

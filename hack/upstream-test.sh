@@ -12,7 +12,12 @@
 #   hack/upstream-test.sh --stock    the same suites on pristine, for comparison
 #
 # UPSTREAM_TEST_PKGS overrides the package list, UPSTREAM_TEST_FLAGS adds
-# go test flags (e.g. -race; default none).
+# go test flags (e.g. -race; default none). The suites build with the release
+# build's tags (PW_KUBELET_TAGS: selinux,notest,grpcnotrace), the files the
+# kubelet ships: no file of the tree carries them, so the tests and the code
+# under test are upstream's, and only the selinux and grpc dependencies take
+# their release variants; the build then shares make kubelet's compiled
+# packages (hack/verify-series.sh).
 set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck source=hack/lib.sh
@@ -30,6 +35,7 @@ done
 flavor=$(pw::flavor "${args[@]}")
 read -ra pkgs <<<"${UPSTREAM_TEST_PKGS:-./pkg/kubelet/prober/... ./pkg/kubelet ./pkg/kubelet/server ./pkg/features}"
 read -ra flags <<<"${UPSTREAM_TEST_FLAGS:-}"
+[[ " ${flags[*]} " == *" -tags="* ]] || flags=("-tags=${PW_KUBELET_TAGS}" "${flags[@]}")
 if [[ ${gate} == off ]]; then
   [[ ${flavor} == probewheel ]] || pw::die "--gate-off needs the patched tree"
   flags+=("-ldflags=-X=${PW_UPSTREAM_MODULE}/pkg/features.probeTimerWheelDefault=false")

@@ -38,7 +38,7 @@ upstream= kind= record= kubelet=1 test_flags=-race
 releases=()
 for a in "$@"; do
   case ${a} in
-    --no-race) test_flags=-tags=${PW_KUBELET_TAGS} ;;
+    --no-race) test_flags= ;; # the release build's tags come from hack/upstream-test.sh
     --no-kubelet) kubelet= ;;
     --upstream) upstream=1 ;;
     --kind) kind=1 ;;
@@ -103,7 +103,7 @@ for r in "${releases[@]}"; do
     KUBE_VERSION=${r} "${PW_ROOT}/hack/build-kubelet.sh"
     lines+=("kubelet: $(KUBE_VERSION=${r} bash -c 'source "$1"; "${PW_BIN}/kubelet" --version' _ "${PW_ROOT}/hack/lib.sh")")
   fi
-  suites prober "prober package, ${test_flags}" 0 UPSTREAM_TEST_PKGS=./pkg/kubelet/prober/... UPSTREAM_TEST_FLAGS=${test_flags}
+  suites prober "prober package, ${test_flags:-without -race}" 0 UPSTREAM_TEST_PKGS=./pkg/kubelet/prober/... UPSTREAM_TEST_FLAGS=${test_flags}
   if [[ -n ${upstream} ]]; then
     suites upstream "upstream suites" 1
   fi

@@ -278,9 +278,10 @@ func analyse(p *plan, ref *observation) *analysis {
 		uid, name := st.pod.uid, opNames[st.op.kind]
 		switch st.op.kind {
 		case opUpdate:
-			if x, ok := inTick(podTimes(uid, false, true, true), st.at); ok {
+			changes := podTimes(uid, false, true, true)
+			if x, ok := inTick(changes, st.at); ok {
 				tickTaint(uid, st.at, st.at, name, x)
-			} else if settled[uid][st.at] && slices.Contains(podTimes(uid, false, true, true), st.at) {
+			} else if settled[uid][st.at] && slices.Contains(changes, st.at) {
 				tickTaint(uid, st.at, st.at, name+" after an op of the same instant", st.at)
 			}
 			w := st.at + writeBackDelay

@@ -17,14 +17,11 @@ limitations under the License.
 package resultsindex
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 )
 
 // A page describes the patch set as it is, so a run it cites must have
@@ -113,23 +110,24 @@ func CheckCurrent(root string, current map[string]string, runs []Run) ([]StaleCi
 			if !ok || isCIRecord(r.Path) {
 				continue
 			}
-			ps := r.PatchSet
-			if ps == "" {
+			// The linked files themselves, where the run's own record does not
+			// say it all: a folder of records states a sum and a mark per file.
+			ps, dirty := r.PatchSet, r.NotCitable
+			if ps == "" || !dirty {
 				text, err := linkedText(root, t)
 				if err != nil {
 					return nil, fmt.Errorf("%s:%d: %w", c.page, c.blk.line, err)
 				}
-				var sums []string
-				for _, s := range statedSum.FindAllStringSubmatch(text, -1) {
-					sums = append(sums, s[1])
+				if ps == "" {
+					var sums []string
+					for _, s := range statedSum.FindAllStringSubmatch(text, -1) {
+						sums = append(sums, s[1])
+					}
+					if slices.Sort(sums); len(slices.Compact(sums)) == 1 {
+						ps = sums[0]
+					}
 				}
-				if slices.Sort(sums); len(slices.Compact(sums)) == 1 {
-					ps = sums[0]
-				}
-			}
-			dirty, err := notCitable(root, r.Path, t)
-			if err != nil {
-				return nil, fmt.Errorf("%s:%d: %w", c.page, c.blk.line, err)
+				dirty = dirty || strings.Contains(text, NotCitable)
 			}
 			if !isCurrent[ps] || dirty {
 				stale = append(stale, StaleCitation{c.page, c.blk.line, c.links[i], ps, dirty})
@@ -137,25 +135,6 @@ func CheckCurrent(root string, current map[string]string, runs []Run) ([]StaleCi
 		}
 	}
 	return stale, nil
-}
-
-// notCitable reports whether the linked result, or the record of the run it
-// belongs to (its folder's metaFiles), carries NotCitable. A link to one
-// release record reads that record only, not its neighbours'.
-func notCitable(root, run, target string) (bool, error) {
-	text, err := linkedText(root, target)
-	if err != nil {
-		return false, err
-	}
-	for _, name := range metaFiles {
-		b, err := os.ReadFile(filepath.Join(root, run, name))
-		if err == nil {
-			text += string(b)
-		} else if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
-			return false, err
-		}
-	}
-	return strings.Contains(text, NotCitable), nil
 }
 
 // isCIRecord: a CI record (hack/ci-record.sh) times the repository's CI on one

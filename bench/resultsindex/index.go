@@ -95,7 +95,10 @@ type Run struct {
 	Machine  string
 	Workload string
 	Bytes    int64
-	CitedBy  []string // pages, relative to the root; the index itself excluded
+	// NotCitable: the run's record (its metaFiles) carries the mark of
+	// uncommitted code (NotCitable), so no page may cite it.
+	NotCitable bool
+	CitedBy    []string // pages, relative to the root; the index itself excluded
 }
 
 // metaFiles are the files of a run read for its fields, in the order a field
@@ -248,6 +251,9 @@ func scanRun(root, rel string, files []string) (Run, error) {
 	}
 	if cpu := kv("machine.txt", "cpu"); cpu != "" {
 		r.Machine = fmt.Sprintf("%s × %s", kv("machine.txt", "nproc"), cpu)
+	}
+	for _, t := range texts {
+		r.NotCitable = r.NotCitable || strings.Contains(t, NotCitable)
 	}
 	if r.Workload == "" && texts["runs.txt"] != "" {
 		r.Workload = "make reliability (runs.txt)"

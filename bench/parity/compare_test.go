@@ -56,7 +56,7 @@ var notReachable = []struct{ doc, why string }{
 	{"A period that is not positive probes at the API's default period",
 		"the API server never admits it, and upstream would crash the test process"},
 	{"A worker that exits removes its map entry only if the entry is still itself",
-		"through the Manager interface a key's entry is never replaced while its worker lives: AddPod skips a key whose worker is in the map"},
+		"no sequence can tell: AddPod replaces only a leaving worker's entry, and the new worker stays only where upstream's worker had left the map by the AddPod (scheduler.handOver; TestAddPodsWhileAWorkerLeaves pins it)"},
 }
 
 // taint marks the moment from which upstream's behaviour for a pod may
@@ -157,9 +157,12 @@ func analyse(p *plan, ref *observation) *analysis {
 		return t
 	}
 
-	// Which workers exist, as AddPod leaves them. exit: when a stopped worker goes away.
+	// Which workers exist, as AddPod leaves them. exit: when the stopped
+	// worker of a key goes away; exits: every worker's, as a key's worker may
+	// be created and stopped again.
 	created := map[pkey]bool{}
 	exit := map[pkey]time.Duration{}
+	exits := map[pkey][]time.Duration{}
 	alive := func(k pkey, t time.Duration) bool {
 		e, stopping := exit[k]
 		return created[k] && (!stopping || e > t)
@@ -198,6 +201,7 @@ func analyse(p *plan, ref *observation) *analysis {
 		for _, k := range st.stops {
 			if _, stopping := exit[k]; alive(k, st.at) && !stopping {
 				exit[k] = endOfRunAt(k, st.at)
+				exits[k] = append(exits[k], exit[k])
 				stops[k] = append(stops[k], st.at)
 			}
 		}
@@ -214,13 +218,15 @@ func analyse(p *plan, ref *observation) *analysis {
 	// hold, a container not started), from its grids: every period is
 	// whole seconds, and a pod's grids start at the ops that add or trigger
 	// its workers, so its due times fall at whole seconds past those.
-	inTick := func(ts []time.Duration, t time.Duration) (time.Duration, bool) {
+	// inTick is the earliest of ts in the tick before t: the first instant
+	// that may differ (ts come from maps, in no order).
+	inTick := func(ts []time.Duration, t time.Duration) (first time.Duration, ok bool) {
 		for _, x := range ts {
-			if t-wheelTick-tickerSlack < x && x < t { // what happens at t itself the op at t caused
-				return x, true
+			if t-wheelTick-tickerSlack < x && x < t && (!ok || x < first) { // what happens at t itself the op at t caused
+				first, ok = x, true
 			}
 		}
-		return 0, false
+		return first, ok
 	}
 	grids := map[types.UID][]time.Duration{} // when ops started grids, by pod
 	for _, st := range p.steps {
@@ -228,15 +234,15 @@ func analyse(p *plan, ref *observation) *analysis {
 			grids[st.pod.uid] = append(grids[st.pod.uid], st.at)
 		}
 	}
-	dueInTick := func(uid types.UID, t time.Duration) (time.Duration, bool) {
+	dueInTick := func(uid types.UID, t time.Duration) (first time.Duration, ok bool) {
 		for _, g := range grids[uid] {
-			if g <= t && (t-g)%time.Second < wheelTick+tickerSlack {
-				return t - (t-g)%time.Second, true
+			if x := t - (t-g)%time.Second; g <= t && t-x < wheelTick+tickerSlack && (!ok || x < first) {
+				first, ok = x, true
 			}
 		}
-		return 0, false
+		return first, ok
 	}
-	podTimes := func(uid types.UID, calls, updates, exits bool) []time.Duration {
+	podTimes := func(uid types.UID, calls, updates, withExits bool) []time.Duration {
 		var ts []time.Duration
 		for k, cs := range ref.calls {
 			for _, c := range cs {
@@ -252,9 +258,9 @@ func analyse(p *plan, ref *observation) *analysis {
 				}
 			}
 		}
-		for k, e := range exit {
-			if exits && k.uid == uid {
-				ts = append(ts, e)
+		for k, es := range exits {
+			if withExits && k.uid == uid {
+				ts = append(ts, es...)
 			}
 		}
 		return ts

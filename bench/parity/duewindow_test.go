@@ -185,3 +185,121 @@ func TestTriggerAtTheFirstRun(t *testing.T) {
 		})
 	}
 }
+
+// TestTriggerAfterALateRun: a run that starts late (here on the tick after
+// its due time) ends, for upstream's purposes, at its due time plus its
+// length; a trigger that came during it restarts the period there, not at
+// the late run's real end. Otherwise each such trigger moves the worker's
+// grid by the run's lateness, and the runs after it start later than the
+// tick allows.
+func TestTriggerAfterALateRun(t *testing.T) {
+	got := sideBySide(t, func(n *node) []time.Duration {
+		n.afterStart(10 * time.Second)
+		n.runner.set("c", time.Millisecond, true) // every run takes 1 ms and fails
+		time.Sleep(time.Millisecond)
+		pod := n.addPod("c", v1.Container{ReadinessProbe: execProbe(10)})
+		// 10.0015 s: during upstream's run at 10.001 s, before probewheel's
+		// tick at 10.004 s.
+		time.Sleep(10*time.Second + 500*time.Microsecond)
+		n.updatePodStatus(pod)
+		time.Sleep(25 * time.Second)
+		n.close(time.Millisecond)
+		return n.runner.startsOf("c")
+	})
+	want := secs(0.001, 10.001, 10.002, 20.002, 30.002)
+	for impl, starts := range got {
+		if !sameRuns(want, starts) {
+			t.Errorf("%s: runs at %s, want %v (each at most %v later)", impl, brief(starts), want, startTolerance)
+		}
+	}
+}
+
+// TestAddPodAfterAStop: an AddPod a moment after a stop finds upstream's
+// worker gone if it had exited by then, and creates a new one, which probes
+// at once; it skips the container if the worker was still in a run. The
+// stop comes while the worker waits (5.001 s), or after its due time
+// (10.001 s) before probewheel's tick (10.004 s), where only the length of
+// upstream's run tells whether the worker had exited.
+func TestAddPodAfterAStop(t *testing.T) {
+	tests := []struct {
+		name   string
+		hang   time.Duration
+		stopAt time.Duration
+		want   []time.Duration
+	}{
+		{"the worker waits", 0, 5001 * time.Millisecond, secs(0.001, 5.00101, 15.00101)},
+		{"in a due window, the run is over", 0, 10002 * time.Millisecond, secs(0.001, 10.001, 10.00201, 20.00201)},
+		{"in a due window, the run goes on", time.Second, 10002 * time.Millisecond, secs(0.001, 10.001)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := sideBySide(t, func(n *node) []time.Duration {
+				n.afterStart(10 * time.Second)
+				n.runner.set("c", tc.hang, false)
+				time.Sleep(time.Millisecond)
+				pod := n.addPod("c", v1.Container{LivenessProbe: execProbe(10)})
+				time.Sleep(tc.stopAt - time.Millisecond)
+				n.mgr.StopLivenessAndStartup(pod)
+				time.Sleep(10 * time.Microsecond)
+				n.mgr.AddPod(n.ctx, pod)
+				time.Sleep(12 * time.Second)
+				n.close(tc.hang)
+				return n.runner.startsOf("c")
+			})
+			for impl, starts := range got {
+				if !sameRuns(tc.want, starts) {
+					t.Errorf("%s: runs at %s, want %v (each at most %v later)", impl, brief(starts), tc.want, startTolerance)
+				}
+			}
+		})
+	}
+}
+
+// TestAddPodsWhileAWorkerLeaves: AddPod, RemovePod, AddPod after a stop at
+// 10.002 s, during the stopped worker's last run (10.001-11.001 s upstream,
+// 10.004-11.004 s on probewheel's tick). Upstream's worker is in the map
+// until its run ends: an AddPod before that skips the container, a
+// RemovePod finds the leaving worker or nothing, and an AddPod after it
+// creates a worker.
+func TestAddPodsWhileAWorkerLeaves(t *testing.T) {
+	tests := []struct {
+		name                  string
+		add, remove, addAgain time.Duration
+		want                  []time.Duration
+	}{
+		{"the second AddPod after the exit", 10003 * time.Millisecond, 10503 * time.Millisecond, 11503 * time.Millisecond,
+			secs(0.001, 10.001, 11.503, 21.503)},
+		{"both AddPods before the exit", 10003 * time.Millisecond, 10503 * time.Millisecond, 10903 * time.Millisecond,
+			secs(0.001, 10.001)},
+		{"the second AddPod within a tick of the exit", 10003 * time.Millisecond, 11002 * time.Millisecond, 11003 * time.Millisecond,
+			secs(0.001, 10.001, 11.003, 21.003)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := sideBySide(t, func(n *node) []time.Duration {
+				n.afterStart(10 * time.Second)
+				n.runner.set("c", time.Second, false)
+				start := time.Now()
+				at := func(d time.Duration) { time.Sleep(d - time.Since(start)) }
+				at(time.Millisecond)
+				pod := n.addPod("c", v1.Container{LivenessProbe: execProbe(10)})
+				at(10002 * time.Millisecond)
+				n.mgr.StopLivenessAndStartup(pod)
+				at(tc.add)
+				n.mgr.AddPod(n.ctx, pod)
+				at(tc.remove)
+				n.mgr.RemovePod(pod)
+				at(tc.addAgain)
+				n.mgr.AddPod(n.ctx, pod)
+				at(tc.addAgain + 12*time.Second)
+				n.close(time.Second)
+				return n.runner.startsOf("c")
+			})
+			for impl, starts := range got {
+				if !sameRuns(tc.want, starts) {
+					t.Errorf("%s: runs at %s, want %v (each at most %v later)", impl, brief(starts), tc.want, startTolerance)
+				}
+			}
+		})
+	}
+}

@@ -49,10 +49,12 @@ limitations under the License.
 //     flight.
 //   - A manual trigger (UpdatePodStatus on a container that is not ready)
 //     runs the probe and restarts the period there: at once if the worker
-//     waits, after the run that is due or in flight otherwise. Like
-//     upstream's one-slot channel, one trigger waits at most.
-//   - A stopped worker exits when its run due or in flight ends; one stopped
-//     before its first run probes once first.
+//     waits, after the run that is due or in flight otherwise, where
+//     upstream's run ended (its due time plus its length, however late it
+//     started). Like upstream's one-slot channel, one trigger waits at most.
+//   - A stopped worker exits when its run due or in flight ends, or at once
+//     if it waits, so that an AddPod after it creates a new worker; one
+//     stopped before its first run probes once first.
 //   - Every run starts on the first tick of the wheel (schedulerTick) at or
 //     after its due time, so that runs due close together share a wake-up
 //     and a worker's intervals are exactly its period.
@@ -107,7 +109,8 @@ limitations under the License.
 //   - A period that is not positive probes at the API's default period
 //     (fallbackPeriodSeconds) where upstream panics.
 //   - A worker that exits removes its map entry only if the entry is still
-//     itself, so it cannot remove a newer worker for the same probe.
+//     itself: AddPod may have put a new worker in the place of a leaving
+//     one, which upstream's map would no longer hold (manager.leaving).
 //
 // AddPod skips only the container whose probe worker exists instead of
 // returning, as upstream does since 1.37 (kubernetes#138930); the series of

@@ -215,41 +215,53 @@ func (m *manager) AddPod(ctx context.Context, pod *v1.Pod) {
 	key := probeKey{podUID: pod.UID}
 	for _, c := range append(pod.Spec.Containers, getRestartableInitContainers(pod)...) {
 		key.containerName = c.Name
+		// The container's workers that are leaving: upstream's AddPod went past
+		// each only if it had exited (manager.leaving).
+		var after []*worker
 
 		if c.StartupProbe != nil {
 			key.probeType = startup
-			if _, ok := m.workers[key]; ok {
-				logger.V(8).Info("Startup probe already exists for container",
-					"pod", klog.KObj(pod), "containerName", c.Name)
-				continue
+			if prev, ok := m.workers[key]; ok {
+				if !m.leaving(prev) {
+					logger.V(8).Info("Startup probe already exists for container",
+						"pod", klog.KObj(pod), "containerName", c.Name)
+					continue
+				}
+				after = append(after, prev)
 			}
 			w := newWorker(m, startup, pod, c)
 			m.workers[key] = w
-			w.start(ctx)
+			w.startAfter(ctx, after)
 		}
 
 		if c.ReadinessProbe != nil {
 			key.probeType = readiness
-			if _, ok := m.workers[key]; ok {
-				logger.V(8).Info("Readiness probe already exists for container",
-					"pod", klog.KObj(pod), "containerName", c.Name)
-				continue
+			if prev, ok := m.workers[key]; ok {
+				if !m.leaving(prev) {
+					logger.V(8).Info("Readiness probe already exists for container",
+						"pod", klog.KObj(pod), "containerName", c.Name)
+					continue
+				}
+				after = append(after, prev)
 			}
 			w := newWorker(m, readiness, pod, c)
 			m.workers[key] = w
-			w.start(ctx)
+			w.startAfter(ctx, after)
 		}
 
 		if c.LivenessProbe != nil {
 			key.probeType = liveness
-			if _, ok := m.workers[key]; ok {
-				logger.V(8).Info("Liveness probe already exists for container",
-					"pod", klog.KObj(pod), "containerName", c.Name)
-				continue
+			if prev, ok := m.workers[key]; ok {
+				if !m.leaving(prev) {
+					logger.V(8).Info("Liveness probe already exists for container",
+						"pod", klog.KObj(pod), "containerName", c.Name)
+					continue
+				}
+				after = append(after, prev)
 			}
 			w := newWorker(m, liveness, pod, c)
 			m.workers[key] = w
-			w.start(ctx)
+			w.startAfter(ctx, after)
 		}
 	}
 }
@@ -456,6 +468,16 @@ func (m *manager) removeWorker(w *worker) {
 	if m.workers[key] == w {
 		delete(m.workers, key)
 	}
+}
+
+// leaving reports whether w, still in the map, has been asked to stop: with
+// the gate on, its exit may wait for a run that upstream's worker had already
+// finished, so AddPod puts a worker in its place that starts only if each
+// leaving worker AddPod went past had exited by then in upstream's timeline,
+// and is dropped otherwise (scheduler.add). With the gate off, w's goroutine
+// leaves the map itself, as upstream's does.
+func (m *manager) leaving(w *worker) bool {
+	return m.scheduler != nil && m.scheduler.leaving(w)
 }
 
 // workerCount returns the total number of probe workers. For testing.

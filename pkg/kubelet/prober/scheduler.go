@@ -39,15 +39,18 @@ import (
 //	           the tick was taken first (settle), and the trigger or stop waits.
 //	due        its next run decided, waiting for its tick or an executor; a
 //	           trigger or a stop waits, as in upstream's channels.
-//	running    when the run ends, run takes what waits as upstream's select
-//	           would: the stop, else the trigger (which restarts the period
-//	           and drops a pending tick), else a pending tick, else idle.
+//	running    when the run ends, run takes what upstream's select took
+//	           first, from the instant upstream's run ended (its due time
+//	           plus its length): the stop, the trigger (which restarts the
+//	           period there and drops a pending tick) or the tick, whichever
+//	           was there first; else idle.
 //	exited     after the exit, or a doProbe that returned false.
 //
 // The first run is decided when the worker is added: upstream's worker sees
 // its channels only after its first probe. Every run starts on the first
 // tick at or after its due time, so a worker's runs all start late by the
-// same offset and its intervals are its period.
+// same offset and its intervals are its period; an exit does not wait for a
+// tick.
 //
 // Locking: the manager calls add and stop with its workerLock held, and
 // trigger without it; a run calls into its worker (execute, which may take
@@ -86,8 +89,28 @@ type workerSched struct {
 	dueAt  time.Duration // when the decided run became due
 	state  runState
 	next   action // the decided run (state due or running)
-	// A value waits in upstream's trigger or stop channel.
-	triggered, stopping bool
+	// A value waits in upstream's trigger or stop channel, sent at
+	// triggeredAt or stoppedAt.
+	triggered, stopping    bool
+	triggeredAt, stoppedAt time.Duration
+	handOff                *handOff // rare: kept out of line, a worker's size is per probe
+}
+
+// handOff links a worker added after workers that are leaving
+// (manager.leaving) to them: it waits, unstarted, for their exits, and is
+// upstream's new worker only if upstream's had all exited by addedAt.
+// Otherwise upstream's AddPod found one of them and skipped the container.
+type handOff struct {
+	addedAt, lastExit time.Duration // lastExit: the latest of the predecessors' exits
+	waiting           int           // the predecessors that have not exited
+	successors        []*worker     // the workers waiting for this one
+}
+
+func (ws *workerSched) link() *handOff {
+	if ws.handOff == nil {
+		ws.handOff = &handOff{}
+	}
+	return ws.handOff
 }
 
 type runState uint8
@@ -126,11 +149,13 @@ func floorTick(d time.Duration) int64 { return int64(d / schedulerTick) }
 func ceilTick(d time.Duration) int64  { return int64((d + schedulerTick - 1) / schedulerTick) }
 
 // add starts w: its first run is due after delay, its ticker's grid one
-// period later, as upstream creates its ticker after its start-up sleep.
-func (s *scheduler) add(w *worker, period, delay time.Duration) {
+// period later, as upstream creates its ticker after its start-up sleep. If
+// workers in after have not exited, w waits for them (handOver).
+func (s *scheduler) add(w *worker, period, delay time.Duration, after []*worker) {
 	s.mu.Lock()
 	defer s.unlock()
-	w.sched.timer.owner = w
+	ws := &w.sched
+	ws.timer.owner = w
 	s.workers++
 	if !s.looping {
 		s.looping = true
@@ -138,8 +163,58 @@ func (s *scheduler) add(w *worker, period, delay time.Duration) {
 	}
 	now := s.now()
 	first := now + max(delay, 0)
-	w.sched.ticker = probeTicker{period: period, due: first + period}
-	s.decide(w, actProbe, first, now)
+	ws.ticker = probeTicker{period: period, due: first + period}
+	ws.dueAt = first
+	waiting := 0
+	for _, prev := range after {
+		if ps := &prev.sched; ps.state != exited {
+			ps.link().successors = append(ps.link().successors, w)
+			waiting++
+		}
+	}
+	if waiting == 0 {
+		s.decide(w, actProbe, first, now)
+		return
+	}
+	h := ws.link()
+	h.addedAt, h.waiting = now, waiting
+}
+
+// leaving reports whether w has a stop waiting or has exited.
+func (s *scheduler) leaving(w *worker) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return w.sched.stopping || w.sched.state == exited
+}
+
+// handOver tells the workers waiting for w that upstream's w left at exitAt:
+// the last of a worker's predecessors to exit starts it, if every one had
+// left upstream's map by the time it was added, and drops it otherwise
+// (returned: the caller removes them from the manager's map). A dropped
+// worker never existed upstream, so its own successors wait for what it
+// waited for.
+func (s *scheduler) handOver(w *worker, exitAt, now time.Duration) (dropped []*worker) {
+	h := w.sched.handOff
+	if h == nil {
+		return nil
+	}
+	w.sched.handOff = nil
+	for _, next := range h.successors {
+		nh := next.sched.handOff
+		nh.lastExit = max(nh.lastExit, exitAt)
+		if nh.waiting--; nh.waiting > 0 {
+			continue
+		}
+		if nh.lastExit <= nh.addedAt {
+			s.decide(next, actProbe, next.sched.dueAt, now)
+			continue
+		}
+		next.sched.state = exited
+		s.workers--
+		dropped = append(dropped, next)
+		dropped = append(dropped, s.handOver(next, nh.lastExit, now)...)
+	}
+	return dropped
 }
 
 // trigger is a send on upstream's one-slot trigger channel: false while an
@@ -157,7 +232,7 @@ func (s *scheduler) trigger(w *worker) bool {
 		ws.ticker.reset(now)
 		s.decide(w, actManual, now, now)
 	} else {
-		ws.triggered = true
+		ws.triggered, ws.triggeredAt = true, now
 	}
 	return true
 }
@@ -170,8 +245,8 @@ func (s *scheduler) stop(w *worker) {
 	if ws.stopping {
 		return
 	}
-	ws.stopping = true
 	now := s.now()
+	ws.stopping, ws.stoppedAt = true, now
 	s.settle(w, now)
 	if ws.state == idle {
 		s.decide(w, actExit, now, now)
@@ -187,12 +262,18 @@ func (s *scheduler) settle(w *worker, now time.Duration) {
 	}
 }
 
-// decide makes a, due at at, the worker's next run.
+// decide makes a, due at at, the worker's next run. An exit does not wait
+// for a tick: upstream's worker leaves the manager's map as soon as it takes
+// the stop, and an AddPod after that creates a new worker.
 func (s *scheduler) decide(w *worker, a action, at, now time.Duration) {
 	ws := &w.sched
 	s.wheel.cancel(&ws.timer)
 	ws.state, ws.next, ws.dueAt = due, a, at
-	s.file(w, ceilTick(at), now)
+	tick := ceilTick(at)
+	if a == actExit {
+		tick = floorTick(now)
+	}
+	s.file(w, tick, now)
 }
 
 // file waits for tick, or readies a decided run if tick has come.
@@ -215,29 +296,52 @@ func (s *scheduler) run(w *worker) *worker {
 	s.metrics.started(s.now() - ws.dueAt)
 	s.mu.Unlock()
 
+	began := s.now()
 	keepGoing := w.execute(a)
 
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	now := s.now()
 	s.running--
-	switch {
-	case a == actExit || !keepGoing:
+	// Upstream's run began at dueAt and ended at ended.
+	ended := ws.dueAt + (now - began)
+	if a == actExit || !keepGoing {
 		ws.state = exited
-		if s.workers--; s.workers == 0 {
+		s.workers--
+		dropped := s.handOver(w, ended, now)
+		if s.workers == 0 {
 			s.wakeBy(math.MinInt64) // the loop ends
 		}
-	case ws.stopping:
-		s.decide(w, actExit, now, now)
-	case ws.triggered:
+		next := s.submit(true)
+		s.mu.Unlock()
+		for _, d := range dropped {
+			d.probeManager.removeWorker(d)
+		}
+		return next
+	}
+	defer s.mu.Unlock()
+	// From ended, upstream's worker waited in its select, and took the first
+	// of the stop, the trigger and the tick to arrive (stop first on a tie,
+	// as in stop and trigger).
+	stopAt, triggerAt, tickAt := ended, ended, ended
+	if ws.stopping {
+		stopAt = max(stopAt, ws.stoppedAt)
+	}
+	if ws.triggered {
+		triggerAt = max(triggerAt, ws.triggeredAt)
+	}
+	tickAt = max(tickAt, ws.ticker.due)
+	switch {
+	case ws.stopping && (!ws.triggered || stopAt <= triggerAt) && stopAt <= tickAt:
+		s.decide(w, actExit, stopAt, now)
+	case ws.triggered && triggerAt <= tickAt:
 		ws.triggered = false
-		ws.ticker.reset(now)
-		s.decide(w, actManual, now, now)
-	case ws.ticker.pending(now):
-		if dropped := ws.ticker.consume(now); dropped > 0 {
+		ws.ticker.reset(triggerAt)
+		s.decide(w, actManual, triggerAt, now)
+	case tickAt <= now:
+		if dropped := ws.ticker.consume(tickAt); dropped > 0 {
 			s.metrics.skipped(w.probeType, dropped)
 		}
-		s.decide(w, actProbe, now, now)
+		s.decide(w, actProbe, tickAt, now)
 	default:
 		ws.state = idle
 		s.file(w, ceilTick(ws.ticker.due), now) // due > now: filed

@@ -468,6 +468,53 @@ func TestSchedulerStop(t *testing.T) {
 	}
 }
 
+// TestSchedulerAddPodWhileAWorkerLeaves: a stop that comes after a due
+// time waits for the due run (here on the tick at 1.004 s, due at 1.001 s);
+// an AddPod that comes before that run finds the leaving worker in the map.
+// Upstream's worker had exited by then if its run was over (a run that takes
+// no time, then the stop at 1.002 s): the new worker starts, its first run
+// due at the AddPod. If upstream's run was still going (0.5 s), upstream's
+// AddPod skipped the container: the new worker is dropped and leaves the
+// map.
+func TestSchedulerAddPodWhileAWorkerLeaves(t *testing.T) {
+	tests := []struct {
+		name string
+		hang time.Duration
+		want []time.Duration
+	}{
+		{"upstream's worker had exited", 0, secs(0.004, 1.004, 1.004, 2.004)},
+		{"upstream's worker was in its run", 500 * time.Millisecond, secs(0.004, 1.004)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				h := newHarness(t)
+				afterStart(h, 10*time.Second)
+				h.probes.set("c", behaviour{result: probe.Success, hang: tc.hang})
+				time.Sleep(time.Millisecond)
+				pod := h.addPod("p", v1.Container{Name: "c", LivenessProbe: execProbe(1)})
+				time.Sleep(time.Second + time.Millisecond) // 1.002 s
+				h.m.StopLivenessAndStartup(pod)
+				time.Sleep(time.Millisecond)
+				h.m.AddPod(h.ctx, pod) // 1.003 s
+				if n := h.m.workerCount(); n != 1 {
+					t.Fatalf("%d workers after the AddPod, want the new one", n)
+				}
+				time.Sleep(1500 * time.Millisecond) // 2.503 s
+				synctest.Wait()
+				started := len(tc.want) > 2
+				if n := h.m.workerCount(); n != map[bool]int{true: 1, false: 0}[started] {
+					t.Errorf("%d workers after the old one exited, want the new one: %v", n, started)
+				}
+				if got := h.probes.starts("c"); !slices.Equal(got, tc.want) {
+					t.Errorf("runs at %v, want %v", got, tc.want)
+				}
+				h.close()
+			})
+		})
+	}
+}
+
 // TestSchedulerAcceptsEveryValidSpec: the API server bounds no period or
 // timeout from above, and every value it accepts behaves as upstream's. Only
 // a period that is not positive, which upstream would panic on, is replaced.

@@ -252,14 +252,18 @@ func newWorker(
 // start hands the worker to the manager's scheduler, which probes the container every period
 // until the worker stops. The first probe runs at once, except within one period of the kubelet's
 // start, when the manager spreads first probes over the period.
-func (w *worker) start(ctx context.Context) {
+func (w *worker) start(ctx context.Context) { w.startAfter(ctx, nil) }
+
+// startAfter starts w once the workers in after, which are leaving the
+// manager's map (manager.leaving), have exited.
+func (w *worker) startAfter(ctx context.Context, after []*worker) {
 	w.ctx = ctx
 	if w.probeManager.scheduler == nil {
 		go w.run(ctx)
 		return
 	}
 	period := probePeriod(ctx, w)
-	w.probeManager.scheduler.add(w, period, w.probeManager.spread.delay(period, schedulerTick))
+	w.probeManager.scheduler.add(w, period, w.probeManager.spread.delay(period, schedulerTick), after)
 }
 
 // run periodically probes the container: upstream's worker loop, for the ProbeTimerWheel gate off.

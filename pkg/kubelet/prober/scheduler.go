@@ -33,7 +33,8 @@ import (
 // worker makes it, and nothing that comes later changes it: a run that is
 // due runs, however late its tick or an executor lets it start. A worker is
 //
-//	unstarted  not added yet: a trigger or a stop waits.
+//	unstarted  not added yet, or added after leaving workers and waiting for
+//	           their exits (handOff): a trigger or a stop waits.
 //	idle       in the select; the wheel holds its next tick. A trigger or a
 //	           stop is taken at once, unless the tick's time has passed: then
 //	           the tick was taken first (settle), and the trigger or stop waits.
@@ -44,7 +45,8 @@ import (
 //	           plus its length): the stop, the trigger (which restarts the
 //	           period there and drops a pending tick) or the tick, whichever
 //	           was there first; else idle.
-//	exited     after the exit, or a doProbe that returned false.
+//	exited     after the exit, a doProbe that returned false, or dropped by
+//	           handOver: upstream's AddPod skipped it.
 //
 // The first run is decided when the worker is added: upstream's worker sees
 // its channels only after its first probe. Every run starts on the first
@@ -52,8 +54,8 @@ import (
 // same offset and its intervals are its period; an exit does not wait for a
 // tick.
 //
-// Locking: the manager calls add and stop with its workerLock held, and
-// trigger without it; a run calls into its worker (execute, which may take
+// Locking: the manager calls add, leaving and stop with its workerLock held,
+// and trigger without it; a run calls into its worker (execute, which may take
 // workerLock) without s.mu. The order is workerLock, s.mu, exec.mu.
 type scheduler struct {
 	epoch   time.Time // tick 0 of the wheel

@@ -31,6 +31,8 @@ vet:
 	echo "a pipe into grep -q (above): grep exits at the first match, the writer may die of SIGPIPE and pipefail fails the test; use grep ... >/dev/null"; exit 1; fi
 	$(GO) vet ./pkg/... ./bench/...
 	$(GO) vet -tags e2e ./e2e/...
+	@for p in bench/ablation/*.patch; do patch --dry-run -s -p1 <"$$p" >/dev/null || \
+	{ echo "$$p no longer applies to pkg/ (scripts/ablation.sh and hack/build-hollow-node.sh apply it at build time): regenerate it"; exit 1; }; done
 
 # The package's tests, the timing cases side by side with upstream's package and the
 # benchmark harness's own tests; then the package again with the ProbeTimerWheel gate off by

@@ -38,6 +38,17 @@ func sameRuns(want, got []time.Duration) bool {
 	})
 }
 
+// wantRuns fails t for each implementation whose runs are not want's, each
+// started at most startTolerance later.
+func wantRuns(t *testing.T, got map[string][]time.Duration, want []time.Duration) {
+	t.Helper()
+	for impl, starts := range got {
+		if !sameRuns(want, starts) {
+			t.Errorf("%s: runs at %s, want %v (each at most %v later)", impl, brief(starts), want, startTolerance)
+		}
+	}
+}
+
 // TestDueRunIsNotSwallowed: a manual trigger or a stop that comes after a
 // worker's due time, before its run begins, is taken after that run.
 func TestDueRunIsNotSwallowed(t *testing.T) {
@@ -177,11 +188,7 @@ func TestTriggerAtTheFirstRun(t *testing.T) {
 				n.close(tc.hang)
 				return n.runner.startsOf("c")
 			})
-			for impl, starts := range got {
-				if !sameRuns(tc.want, starts) {
-					t.Errorf("%s: runs at %s, want %v", impl, brief(starts), tc.want)
-				}
-			}
+			wantRuns(t, got, tc.want)
 		})
 	}
 }
@@ -207,11 +214,7 @@ func TestTriggerAfterALateRun(t *testing.T) {
 		return n.runner.startsOf("c")
 	})
 	want := secs(0.001, 10.001, 10.002, 20.002, 30.002)
-	for impl, starts := range got {
-		if !sameRuns(want, starts) {
-			t.Errorf("%s: runs at %s, want %v (each at most %v later)", impl, brief(starts), want, startTolerance)
-		}
-	}
+	wantRuns(t, got, want)
 }
 
 // TestAddPodAfterAStop: an AddPod a moment after a stop finds upstream's
@@ -246,11 +249,7 @@ func TestAddPodAfterAStop(t *testing.T) {
 				n.close(tc.hang)
 				return n.runner.startsOf("c")
 			})
-			for impl, starts := range got {
-				if !sameRuns(tc.want, starts) {
-					t.Errorf("%s: runs at %s, want %v (each at most %v later)", impl, brief(starts), tc.want, startTolerance)
-				}
-			}
+			wantRuns(t, got, tc.want)
 		})
 	}
 }
@@ -295,11 +294,7 @@ func TestAddPodsWhileAWorkerLeaves(t *testing.T) {
 				n.close(time.Second)
 				return n.runner.startsOf("c")
 			})
-			for impl, starts := range got {
-				if !sameRuns(tc.want, starts) {
-					t.Errorf("%s: runs at %s, want %v (each at most %v later)", impl, brief(starts), tc.want, startTolerance)
-				}
-			}
+			wantRuns(t, got, tc.want)
 		})
 	}
 }

@@ -125,6 +125,12 @@ bench-smoke:
 capacity:
 	scripts/bench.sh capacity
 
+## bench-profile: where a run's CPU goes and what holds up late runs, in the workloads design.md's
+## targets miss (scripts/bench.sh profile, ~20 min on 2 cores): shares.md and late.txt
+.PHONY: bench-profile
+bench-profile:
+	scripts/bench.sh profile
+
 ## kubelet: _output/bin/kubelet from pristine upstream + patches/
 kubelet:
 	hack/build-kubelet.sh

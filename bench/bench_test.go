@@ -539,6 +539,13 @@ func (c *config) startCPUProfile(b *testing.B, window int) (stop func()) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	if c.profileHz > 0 {
+		// A window of a sparse workload holds a second or two of CPU: at the
+		// runtime's 100 Hz too few samples to split a run's microseconds by
+		// part. StartCPUProfile keeps a rate set before it (and says so on
+		// stderr: "cannot set cpu profile rate").
+		runtime.SetCPUProfileRate(c.profileHz)
+	}
 	if err := pprof.StartCPUProfile(f); err != nil {
 		f.Close()
 		b.Fatal(err)

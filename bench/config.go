@@ -24,6 +24,7 @@ const (
 	envRound        = "PROBEWHEEL_BENCH_ROUND"         // label printed in progress lines, e.g. "2/5"
 	envSyncStatus   = "PROBEWHEEL_BENCH_SYNC_STATUS"   // "0": the drain loop does not call the status manager
 	envCPUProfile   = "PROBEWHEEL_BENCH_CPUPROFILE"    // directory: CPU and heap profiles of each measured window
+	envProfileHz    = "PROBEWHEEL_BENCH_CPUPROFILE_HZ" // CPU profile samples a second (default the runtime's 100)
 	envProbeMetrics = "PROBEWHEEL_BENCH_PROBE_METRICS" // "0": prober_probe_total and prober_probe_duration_seconds stay unregistered
 	envList         = "PROBEWHEEL_BENCH_LIST"          // "1": print each workload's -test.bench pattern instead of running it (scripts/ablation.sh)
 	// PROBEWHEEL_BENCH_STALL_CANARY ("1": report the machine's own stalls) is in disturb.go.
@@ -43,6 +44,7 @@ type config struct {
 	round      string
 	syncStatus bool
 	profileDir string
+	profileHz  int
 	listOnly   bool
 }
 
@@ -75,6 +77,11 @@ func loadConfig() (*config, error) {
 			if *d.dst, err = time.ParseDuration(v); err != nil || *d.dst < 0 {
 				return nil, fmt.Errorf("%s=%q: want a duration", d.env, v)
 			}
+		}
+	}
+	if v := os.Getenv(envProfileHz); v != "" {
+		if c.profileHz, err = strconv.Atoi(v); err != nil || c.profileHz < 1 || c.profileHz > 10000 {
+			return nil, fmt.Errorf("%s=%q: want 1..10000", envProfileHz, v)
 		}
 	}
 	if v := os.Getenv(envContainers); v != "" {

@@ -9,11 +9,18 @@
 #            (~19 min on 2 cores);
 #            capacity.md names each implementation's highest rate with a period-error p99
 #            <= 5 ms and no missed run (bench/report capacity; `make capacity`)
+#   profile  where the CPU of a run goes and what holds up the late ones, in the default
+#            set's workloads that docs/design.md's targets miss: COUNT (2) interleaved rounds of
+#            BENCH (exec at 1,000 pods @1 s and 10,000 @10 s, HTTP at 1,000 @1 s, gRPC at
+#            1,000 @10 s) with a CPU profile of every window at 1,000 Hz and its intervals more
+#            than 12 ms off (PROBEWHEEL_BENCH_LATE); shares.md splits each arm's CPU per run by
+#            part (bench/report shares), late.txt says when the late intervals came
+#            (bench/report late); the profiles stay in _output/bench/profiles/ (~20 min on 2 cores)
 #
 # Environment:
 #   COUNT=n         rounds (default: smoke 1, default/full 5)
 #   IMPLS=a,b,...   implementations, rotated each round (default upstream,probewheel,gate-off,
-#                   afterfunc: gate-off is probewheel's binary with the ProbeTimerWheel gate
+#                   afterfunc; profile: upstream,probewheel,afterfunc: gate-off is probewheel's binary with the ProbeTimerWheel gate
 #                   off, which runs upstream's loop and must match upstream within noise;
 #                   afterfunc is the same workers on time.AfterFunc timers and a semaphore,
 #                   the design docs/design.md compares probewheel's with)
@@ -44,7 +51,7 @@ source hack/lib.sh
 usage() { awk 'NR > 1 && !/^#/ {exit} NR > 1 {sub(/^# ?/, ""); print}' "$0" >&2; }
 MODE=${1:-}
 case "$MODE" in
-smoke | default | full | capacity) ;;
+smoke | default | full | capacity | profile) ;;
 -h | --help | help) usage; exit 0 ;;
 *) usage; exit 2 ;;
 esac
@@ -81,9 +88,24 @@ capacity)
 	: "${PROBEWHEEL_BENCH_MAX_WINDOW:=20s}"
 	: "${BENCH:=^BenchmarkSteady$}"
 	;;
+profile)
+	: "${COUNT:=2}"
+	: "${BENCH_OUT:=bench/results/$stamp-profile}"
+	: "${PROBEWHEEL_BENCH_PERIODS:=4}"
+	: "${PROBEWHEEL_BENCH_WARMUP:=1s}"
+	: "${PROBEWHEEL_BENCH_MAX_WINDOW:=20s}"
+	: "${BENCH:=^BenchmarkSteady$/^handler=(exec|http|grpc)$/^pods=(1000|10000)$}"
+	: "${IMPLS:=upstream,probewheel,afterfunc}"
+	profiles=_output/bench/profiles/$(basename "$BENCH_OUT")
+	rm -rf "$profiles"
+	export PROBEWHEEL_BENCH_CPUPROFILE=$profiles PROBEWHEEL_BENCH_LATE=$profiles PROBEWHEEL_BENCH_CPUPROFILE_HZ=1000
+	;;
 esac
 IMPLS=${IMPLS:-upstream,probewheel,gate-off,afterfunc}
-export PROBEWHEEL_BENCH_SET=$MODE PROBEWHEEL_BENCH_PERIODS PROBEWHEEL_BENCH_WARMUP PROBEWHEEL_BENCH_MAX_WINDOW
+# The profile mode measures the default set's workloads.
+bench_set=$MODE
+[[ $MODE == profile ]] && bench_set=default
+export PROBEWHEEL_BENCH_SET=$bench_set PROBEWHEEL_BENCH_PERIODS PROBEWHEEL_BENCH_WARMUP PROBEWHEEL_BENCH_MAX_WINDOW
 if [[ $MODE == default || $MODE == full ]]; then
 	# Raw per-probe dumps are megabytes: they stay under _output/; the results
 	# directory gets their condensed summaries (`go run ./bench/report condense`).
@@ -124,7 +146,7 @@ for ((round = 1; round <= COUNT; round++)); do
 		2> >(tee -a "$LOGS/progress.log" >&2) | tee -a "$OUT/raw.txt"
 done
 # BenchmarkMemory runs in a process of its own, with the probe metrics unregistered.
-if [[ $MODE != capacity && -z ${BENCH_SET_BY_USER:-} ]]; then
+if [[ $MODE != capacity && $MODE != profile && -z ${BENCH_SET_BY_USER:-} ]]; then
 	for ((round = 1; round <= COUNT; round++)); do
 		order=
 		for ((i = 0; i < ${#impls[@]}; i++)); do
@@ -143,15 +165,23 @@ if ! grep -q '^Benchmark' "$OUT/raw.txt"; then
 	exit 1
 fi
 "$GO" tool benchstat -col /impl "$OUT/raw.txt" | tee "$OUT/benchstat.txt"
-if [[ $MODE != capacity ]]; then
+case $MODE in
+capacity) ;;
+profile)
+	# The profiler's cost is in every figure: no headline, the parts instead.
+	"$GO" run ./bench/report shares "$OUT" "$PROBEWHEEL_BENCH_CPUPROFILE" >/dev/null
+	"$GO" run ./bench/report late "$PROBEWHEEL_BENCH_LATE"/*.late >"$OUT/late.txt"
+	;;
+*)
 	# upstream → probewheel per workload, with benchstat's significance: the README's table.
 	"$GO" run ./bench/report headline "$OUT" >/dev/null
-fi
+	;;
+esac
 
 if [[ -n ${PROBEWHEEL_BENCH_DUMP:-} && -d $PROBEWHEEL_BENCH_DUMP ]]; then
 	"$GO" run ./bench/report condense "$PROBEWHEEL_BENCH_DUMP" "$OUT"
 fi
-if [[ $MODE != smoke && ${PLOT:-1} != 0 ]]; then
+if [[ ($MODE == default || $MODE == full || $MODE == capacity) && ${PLOT:-1} != 0 ]]; then
 	scripts/plot.sh "$OUT" || log "plotting failed (see above); raw results are in $OUT"
 fi
 log "results: $OUT"

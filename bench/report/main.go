@@ -6,6 +6,7 @@
 //	report density DIR           summary.md of a hack/e2e-density.sh run (density.go)
 //	report condense DUMPS DIR    DIR/summaries/ from the benchmark's raw dumps (condense.go)
 //	report late FILE...          what held up the late arrivals of a traced window (late.go)
+//	report shares DIR PROFILES   shares.md: a run's CPU by part, from the windows' CPU profiles (shares.go)
 //
 // Each writes its file and prints it. The plots are bench/plots/'s (Python,
 // matplotlib); a summary links the ones it finds. scripts/plot.sh runs both.
@@ -55,6 +56,8 @@ func run(args []string) error {
 		return lateReport(os.Stdout, args[1:])
 	case cmd == "condense" && len(args) == 3:
 		return condenseDumps(args[1], args[2])
+	case cmd == "shares" && len(args) == 3:
+		return sharesReport(args[1], args[2])
 	}
 	r, ok := dirReports[args[0]]
 	if !ok || len(args) != 2 {
@@ -67,7 +70,7 @@ func run(args []string) error {
 	return write(filepath.Join(args[1], r.file), text)
 }
 
-var errUsage = errors.New("usage: report hollow|headline|capacity|density DIR, report condense DUMPS DIR, or report late FILE...")
+var errUsage = errors.New("usage: report hollow|headline|capacity|density DIR, report condense DUMPS DIR, report shares DIR PROFILES, or report late FILE...")
 
 // write writes a report and prints it.
 func write(path, text string) error {

@@ -1,0 +1,216 @@
+package main
+
+// Where a probe run's CPU goes (scripts/bench.sh profile): every CPU profile
+// of a measured window (PROBEWHEEL_BENCH_CPUPROFILE) is split by part, each
+// sample going to the first part that one of its stack's frames matches, so
+// that the parts add up to the whole. A part's share of a workload's samples
+// (the rounds' profiles merged) times the median CPU per run of raw.txt is
+// what that part costs a run.
+//
+// Example: 1,000 samples of upstream's exec workload, 180 of them with
+// (*prober).runProbe on the stack and 400 with only the Go scheduler's
+// frames, at a median 35.2 µs per run: handler 6.3 µs, switching 14.1 µs.
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"fmt"
+	"maps"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+)
+
+// shareParts are the parts, matched in this order against every frame of a
+// sample's stack.
+var shareParts = []struct{ name, frames string }{
+	// The handler's own work, the same code in every arm (the fake exec
+	// runner, the HTTP, TCP and gRPC clients).
+	{"handler", `prober\.\(\*prober\)\.runProbe$`},
+	// Marking, sweeping and assists, wherever they were charged.
+	{"gc", `^runtime\.(gcBgMarkWorker|bgsweep|bgscavenge|gcAssistAlloc)$`},
+	// prober_probe_total and prober_probe_duration_seconds, every arm alike.
+	{"metrics", `prometheus`},
+	// results.Manager's Set and its Updates channel.
+	{"results", `kubelet/prober/results\.`},
+	// Around the handler: the probe's spec, the command or request built
+	// for it, events (upstream builds them every run, probewheel once).
+	{"probe", `kubelet/prober\.\(\*prober\)\.`},
+	// The rest of the prober: doProbe's bookkeeping (the pod's status from
+	// the status manager), and when runs happen, the timers, wake-ups and
+	// goroutines it takes: upstream's worker goroutine and ticker,
+	// probewheel's scheduler, wheel and executors.
+	{"worker", `kubelet/prober\.`},
+	// The Go scheduler on its own stack: parking and switching goroutines,
+	// running timers, sleeping and waking threads.
+	{"switching", `^runtime\.(mcall|schedule|findRunnable|park_m|goexit0|mstart|sysmon)$`},
+	// The harness's drain loop and the kubelet's status manager it feeds.
+	{"harness", `probewheel/bench\.|kubelet/status\.`},
+}
+
+var sharePartRes = func() []*regexp.Regexp {
+	out := make([]*regexp.Regexp, len(shareParts))
+	for i, p := range shareParts {
+		out[i] = regexp.MustCompile(p.frames)
+	}
+	return out
+}()
+
+// shareOther collects the samples no part matches.
+const shareOther = "other"
+
+// profileFile is a window's CPU profile:
+// <benchmark name, "/" → "_", "=" → "-">[-round<r>of<n>]-w<window>.pprof.
+var profileFile = regexp.MustCompile(`^Benchmark([^_]+)_(.*)_impl-(.+?)(-round[0-9]+of[0-9]+)?-w[0-9]+\.pprof$`)
+
+// sharesReport writes dir/shares.md from dir/raw.txt and the profiles in
+// profDir.
+func sharesReport(dir, profDir string) error {
+	lines, err := readRaw(filepath.Join(dir, "raw.txt"))
+	if err != nil {
+		return err
+	}
+	cpu := map[[2]string][]float64{} // workload, impl → CPU per run of each round
+	for _, l := range lines {
+		if v, ok := l.metrics["cpu-us/run"]; ok {
+			k := [2]string{workloadName(l), l.keys["impl"]}
+			cpu[k] = append(cpu[k], v)
+		}
+	}
+	paths, err := filepath.Glob(filepath.Join(profDir, "*.pprof"))
+	if err != nil {
+		return err
+	}
+	samples := map[[2]string]map[string]time.Duration{}
+	for _, p := range paths {
+		m := profileFile.FindStringSubmatch(filepath.Base(p))
+		if m == nil {
+			continue // a heap profile, or not a window's
+		}
+		keys := map[string]string{}
+		for _, kv := range strings.Split(m[2], "_") {
+			if k, v, ok := strings.Cut(kv, "-"); ok {
+				keys[k] = v
+			}
+		}
+		k := [2]string{workloadName(benchLine{scenario: m[1], keys: keys}), m[3]}
+		out, err := exec.Command("go", "tool", "pprof", "-traces", p).Output()
+		if err != nil {
+			return fmt.Errorf("go tool pprof -traces %s: %v", p, err)
+		}
+		if samples[k] == nil {
+			samples[k] = map[string]time.Duration{}
+		}
+		if err := addShares(samples[k], out); err != nil {
+			return fmt.Errorf("%s: %v", p, err)
+		}
+	}
+	if len(samples) == 0 {
+		return fmt.Errorf("%s: no window CPU profiles", profDir)
+	}
+	text := sharesTable(dir, profDir, cpu, samples)
+	return write(filepath.Join(dir, "shares.md"), text)
+}
+
+// addShares adds the samples of `go tool pprof -traces` output to by, per
+// part. A trace is a separator line, the sample's value and its leaf frame,
+// then its callers' frames, one per line.
+func addShares(by map[string]time.Duration, traces []byte) error {
+	var (
+		value  time.Duration
+		frames []string
+		open   bool
+	)
+	flush := func() {
+		if open && value > 0 {
+			by[classify(frames)] += value
+		}
+		open, value, frames = false, 0, frames[:0]
+	}
+	sc := bufio.NewScanner(bytes.NewReader(traces))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		switch {
+		case len(f) == 1 && strings.HasPrefix(f[0], "-----------+"):
+			flush()
+			open = true
+		case !open || len(f) == 0:
+			// the header, or a blank line
+		case value == 0:
+			d, err := time.ParseDuration(f[0])
+			if err != nil || len(f) < 2 {
+				return fmt.Errorf("a trace's first line %q: want <value> <frame>", sc.Text())
+			}
+			value, frames = d, append(frames, f[1])
+		default:
+			frames = append(frames, f[0]) // " (inline)" is a field of its own
+		}
+	}
+	flush()
+	return sc.Err()
+}
+
+// classify names the first part one of frames matches.
+func classify(frames []string) string {
+	for i, re := range sharePartRes {
+		for _, fr := range frames {
+			if re.MatchString(fr) {
+				return shareParts[i].name
+			}
+		}
+	}
+	return shareOther
+}
+
+// sharesTable: a row per workload and arm, a part's microseconds per run in
+// each column.
+func sharesTable(dir, profDir string, cpu map[[2]string][]float64, samples map[[2]string]map[string]time.Duration) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Where a run's CPU goes\n\n")
+	fmt.Fprintf(&b, "`go run ./bench/report shares %s %s`: each arm's window CPU profiles of a workload, merged; every sample goes to the first part below that a frame of its stack matches, so the parts add up to the CPU per run (raw.txt, median over the rounds). Microseconds per run; the share of the samples in brackets.\n\n", dir, profDir)
+	for _, p := range shareParts {
+		fmt.Fprintf(&b, "- **%s**: frames matching `%s`\n", p.name, p.frames)
+	}
+	fmt.Fprintf(&b, "- **%s**: the rest\n\n", shareOther)
+	cols := []string{}
+	for _, p := range shareParts {
+		cols = append(cols, p.name)
+	}
+	cols = append(cols, shareOther)
+	fmt.Fprintf(&b, "| workload | arm | CPU per run (µs) | %s | samples |\n|---|---|---|%s---|\n", strings.Join(cols, " | "), strings.Repeat("---|", len(cols)))
+	keys := slices.Collect(maps.Keys(samples))
+	slices.SortFunc(keys, func(a, c [2]string) int {
+		if r := strings.Compare(a[0], c[0]); r != 0 {
+			return r
+		}
+		return cmp.Compare(slices.Index(implOrder, a[1]), slices.Index(implOrder, c[1]))
+	})
+	for _, k := range keys {
+		by := samples[k]
+		var total time.Duration
+		for _, d := range by {
+			total += d
+		}
+		if len(cpu[k]) == 0 {
+			fmt.Fprintf(&b, "| %s | %s | – |", k[0], k[1])
+			for _, c := range cols {
+				fmt.Fprintf(&b, " (%.0f %%) |", 100*float64(by[c])/float64(total))
+			}
+			fmt.Fprintf(&b, " %d |\n", int(total/time.Millisecond))
+			continue
+		}
+		perRun := median(cpu[k])
+		fmt.Fprintf(&b, "| %s | %s | %s |", k[0], k[1], figure(perRun, false))
+		for _, c := range cols {
+			share := float64(by[c]) / float64(total)
+			fmt.Fprintf(&b, " %s (%.0f %%) |", figure(share*perRun, false), 100*share)
+		}
+		fmt.Fprintf(&b, " %d |\n", int(total/time.Millisecond))
+	}
+	return b.String()
+}

@@ -74,11 +74,15 @@ func sharesReport(dir, profDir string) error {
 	if err != nil {
 		return err
 	}
-	cpu := map[[2]string][]float64{} // workload, impl → CPU per run of each round
+	cpu := map[[2]string][]float64{}   // workload, impl → CPU per run of each round
+	cores := map[[2]string][]float64{} // … and the cores it used
 	for _, l := range lines {
+		k := [2]string{workloadName(l), l.keys["impl"]}
 		if v, ok := l.metrics["cpu-us/run"]; ok {
-			k := [2]string{workloadName(l), l.keys["impl"]}
 			cpu[k] = append(cpu[k], v)
+		}
+		if v, ok := l.metrics["cpu-cores"]; ok {
+			cores[k] = append(cores[k], v)
 		}
 	}
 	paths, err := filepath.Glob(filepath.Join(profDir, "*.pprof"))
@@ -86,6 +90,7 @@ func sharesReport(dir, profDir string) error {
 		return err
 	}
 	samples := map[[2]string]map[string]time.Duration{}
+	profiled := map[[2]string]time.Duration{} // the profiles' durations, summed
 	for _, p := range paths {
 		m := profileFile.FindStringSubmatch(filepath.Base(p))
 		if m == nil {
@@ -105,21 +110,38 @@ func sharesReport(dir, profDir string) error {
 		if samples[k] == nil {
 			samples[k] = map[string]time.Duration{}
 		}
-		if err := addShares(samples[k], out); err != nil {
+		d, err := addShares(samples[k], out)
+		if err != nil {
 			return fmt.Errorf("%s: %v", p, err)
 		}
+		profiled[k] += d
 	}
 	if len(samples) == 0 {
 		return fmt.Errorf("%s: no window CPU profiles", profDir)
 	}
-	text := sharesTable(dir, profDir, cpu, samples)
+	// What part of the CPU the windows used their profiles hold: Linux
+	// checks a thread's CPU-time timer at the scheduler tick, which an idle
+	// CPU stops (NO_HZ_IDLE), so a thread that runs in short bursts on an
+	// otherwise idle machine is sampled less than its CPU.
+	coverage := map[[2]string]float64{}
+	for k, d := range profiled {
+		if len(cores[k]) > 0 {
+			var total time.Duration
+			for _, v := range samples[k] {
+				total += v
+			}
+			coverage[k] = total.Seconds() / (median(cores[k]) * d.Seconds())
+		}
+	}
+	text := sharesTable(dir, profDir, cpu, coverage, samples)
 	return write(filepath.Join(dir, "shares.md"), text)
 }
 
 // addShares adds the samples of `go tool pprof -traces` output to by, per
-// part. A trace is a separator line, the sample's value and its leaf frame,
-// then its callers' frames, one per line.
-func addShares(by map[string]time.Duration, traces []byte) error {
+// part, and returns the profile's duration (its header's). A trace is a
+// separator line, the sample's value and its leaf frame, then its callers'
+// frames, one per line.
+func addShares(by map[string]time.Duration, traces []byte) (duration time.Duration, err error) {
 	var (
 		value  time.Duration
 		frames []string
@@ -139,12 +161,16 @@ func addShares(by map[string]time.Duration, traces []byte) error {
 		case len(f) == 1 && strings.HasPrefix(f[0], "-----------+"):
 			flush()
 			open = true
+		case !open && len(f) >= 2 && f[0] == "Duration:":
+			if duration, err = time.ParseDuration(strings.TrimSuffix(f[1], ",")); err != nil {
+				return 0, fmt.Errorf("the header's %q: %v", sc.Text(), err)
+			}
 		case !open || len(f) == 0:
-			// the header, or a blank line
+			// the rest of the header, or a blank line
 		case value == 0:
 			d, err := time.ParseDuration(f[0])
 			if err != nil || len(f) < 2 {
-				return fmt.Errorf("a trace's first line %q: want <value> <frame>", sc.Text())
+				return 0, fmt.Errorf("a trace's first line %q: want <value> <frame>", sc.Text())
 			}
 			value, frames = d, append(frames, f[1])
 		default:
@@ -152,7 +178,10 @@ func addShares(by map[string]time.Duration, traces []byte) error {
 		}
 	}
 	flush()
-	return sc.Err()
+	if duration <= 0 {
+		return 0, fmt.Errorf("no Duration in the header")
+	}
+	return duration, sc.Err()
 }
 
 // classify names the first part one of frames matches.
@@ -169,10 +198,10 @@ func classify(frames []string) string {
 
 // sharesTable: a row per workload and arm, a part's microseconds per run in
 // each column.
-func sharesTable(dir, profDir string, cpu map[[2]string][]float64, samples map[[2]string]map[string]time.Duration) string {
+func sharesTable(dir, profDir string, cpu map[[2]string][]float64, coverage map[[2]string]float64, samples map[[2]string]map[string]time.Duration) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Where a run's CPU goes\n\n")
-	fmt.Fprintf(&b, "`go run ./bench/report shares %s %s`: each arm's window CPU profiles of a workload, merged; every sample goes to the first part below that a frame of its stack matches, so the parts add up to the CPU per run (raw.txt, median over the rounds). Microseconds per run; the share of the samples in brackets.\n\n", dir, profDir)
+	fmt.Fprintf(&b, "`go run ./bench/report shares %s %s`: each arm's window CPU profiles of a workload, merged; every sample goes to the first part below that a frame of its stack matches, so the parts add up to the CPU per run (raw.txt, median over the rounds). Microseconds per run; the share of the samples in brackets. Sampled: the profiles' samples over the CPU the windows used (raw.txt's cpu-cores times the profiles' durations). Linux checks a thread's CPU-time timer at the scheduler tick, which an idle CPU stops (NO_HZ_IDLE): a thread that runs in short bursts on an otherwise idle machine is sampled less than its CPU, and a row sampled far less than the others of its workload is no split of its CPU.\n\n", dir, profDir)
 	for _, p := range shareParts {
 		fmt.Fprintf(&b, "- **%s**: frames matching `%s`\n", p.name, p.frames)
 	}
@@ -182,7 +211,7 @@ func sharesTable(dir, profDir string, cpu map[[2]string][]float64, samples map[[
 		cols = append(cols, p.name)
 	}
 	cols = append(cols, shareOther)
-	fmt.Fprintf(&b, "| workload | arm | CPU per run (µs) | %s | samples |\n|---|---|---|%s---|\n", strings.Join(cols, " | "), strings.Repeat("---|", len(cols)))
+	fmt.Fprintf(&b, "| workload | arm | CPU per run (µs) | %s | samples | sampled |\n|---|---|---|%s---|---|\n", strings.Join(cols, " | "), strings.Repeat("---|", len(cols)))
 	keys := slices.Collect(maps.Keys(samples))
 	slices.SortFunc(keys, func(a, c [2]string) int {
 		if r := strings.Compare(a[0], c[0]); r != 0 {
@@ -201,7 +230,7 @@ func sharesTable(dir, profDir string, cpu map[[2]string][]float64, samples map[[
 			for _, c := range cols {
 				fmt.Fprintf(&b, " (%.0f %%) |", 100*float64(by[c])/float64(total))
 			}
-			fmt.Fprintf(&b, " %d |\n", int(total/time.Millisecond))
+			fmt.Fprintf(&b, " %d | – |\n", int(total/time.Millisecond))
 			continue
 		}
 		perRun := median(cpu[k])
@@ -210,7 +239,7 @@ func sharesTable(dir, profDir string, cpu map[[2]string][]float64, samples map[[
 			share := float64(by[c]) / float64(total)
 			fmt.Fprintf(&b, " %s (%.0f %%) |", figure(share*perRun, false), 100*share)
 		}
-		fmt.Fprintf(&b, " %d |\n", int(total/time.Millisecond))
+		fmt.Fprintf(&b, " %d | %.0f %% |\n", int(total/time.Millisecond), 100*coverage[k])
 	}
 	return b.String()
 }

@@ -42,8 +42,12 @@ func TestAddShares(t *testing.T) {
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := map[string]time.Duration{}
-			if err := addShares(got, []byte(tc.traces)); err != nil {
+			d, err := addShares(got, []byte(tc.traces))
+			if err != nil {
 				t.Fatal(err)
+			}
+			if d != 2*time.Second {
+				t.Errorf("duration %v, want the header's 2s", d)
 			}
 			if len(got) != len(tc.want) {
 				t.Errorf("got %v, want %v", got, tc.want)
@@ -58,9 +62,13 @@ func TestAddShares(t *testing.T) {
 }
 
 func TestAddSharesRefusesAMalformedTrace(t *testing.T) {
-	bad := "-----------+------\n      tenms   runtime.futex\n"
-	if err := addShares(map[string]time.Duration{}, []byte(bad)); err == nil {
-		t.Error("a sample value that is no duration was accepted")
+	for _, bad := range []string{
+		"Duration: 2s, Total samples = 10ms\n-----------+------\n      tenms   runtime.futex\n",
+		"-----------+------\n      10ms   runtime.futex\n", // no header
+	} {
+		if _, err := addShares(map[string]time.Duration{}, []byte(bad)); err == nil {
+			t.Errorf("accepted %q", bad)
+		}
 	}
 }
 

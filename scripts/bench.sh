@@ -20,10 +20,11 @@
 # Environment:
 #   COUNT=n         rounds (default: smoke 1, default/full 5)
 #   IMPLS=a,b,...   implementations, rotated each round (default upstream,probewheel,gate-off,
-#                   afterfunc; profile: upstream,probewheel,afterfunc: gate-off is probewheel's binary with the ProbeTimerWheel gate
-#                   off, which runs upstream's loop and must match upstream within noise;
-#                   afterfunc is the same workers on time.AfterFunc timers and a semaphore,
-#                   the design docs/design.md compares probewheel's with)
+#                   afterfunc; profile: upstream,probewheel,afterfunc). gate-off is probewheel's
+#                   binary with the ProbeTimerWheel gate off, which runs upstream's loop and
+#                   must match upstream within noise; afterfunc is the same workers on
+#                   time.AfterFunc timers and a semaphore, the design docs/design.md compares
+#                   probewheel's with
 #   BENCH=regexp    -test.bench filter, e.g. 'Steady/handler=exec/pods=5000' (set: no BenchmarkMemory pass)
 #   BENCH_OUT=dir   output directory (default: bench/results/<UTC date>-<mode>;
 #                   smoke: _output/bench/<UTC date>-smoke)
@@ -96,16 +97,14 @@ profile)
 	: "${PROBEWHEEL_BENCH_MAX_WINDOW:=20s}"
 	: "${BENCH:=^BenchmarkSteady$/^handler=(exec|http|grpc)$/^pods=(1000|10000)$}"
 	: "${IMPLS:=upstream,probewheel,afterfunc}"
+	bench_set=default # the default set's workloads, profiled
 	profiles=_output/bench/profiles/$(basename "$BENCH_OUT")
 	rm -rf "$profiles"
 	export PROBEWHEEL_BENCH_CPUPROFILE=$profiles PROBEWHEEL_BENCH_LATE=$profiles PROBEWHEEL_BENCH_CPUPROFILE_HZ=1000
 	;;
 esac
 IMPLS=${IMPLS:-upstream,probewheel,gate-off,afterfunc}
-# The profile mode measures the default set's workloads.
-bench_set=$MODE
-[[ $MODE == profile ]] && bench_set=default
-export PROBEWHEEL_BENCH_SET=$bench_set PROBEWHEEL_BENCH_PERIODS PROBEWHEEL_BENCH_WARMUP PROBEWHEEL_BENCH_MAX_WINDOW
+export PROBEWHEEL_BENCH_SET=${bench_set:-$MODE} PROBEWHEEL_BENCH_PERIODS PROBEWHEEL_BENCH_WARMUP PROBEWHEEL_BENCH_MAX_WINDOW
 if [[ $MODE == default || $MODE == full ]]; then
 	# Raw per-probe dumps are megabytes: they stay under _output/; the results
 	# directory gets their condensed summaries (`go run ./bench/report condense`).

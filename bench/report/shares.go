@@ -5,7 +5,9 @@ package main
 // sample going to the first part that one of its stack's frames matches, so
 // that the parts add up to the whole. A part's share of a workload's samples
 // (the rounds' profiles merged) times the median CPU per run of raw.txt is
-// what that part costs a run.
+// what that part costs a run; the samples over the CPU the windows used
+// (raw.txt's cpu-cores times the profiles' durations) say how much of it the
+// profiles saw.
 //
 // Example: 1,000 samples of upstream's exec workload, 180 of them with
 // (*prober).runProbe on the stack and 400 with only the Go scheduler's
@@ -63,6 +65,21 @@ var sharePartRes = func() []*regexp.Regexp {
 // shareOther collects the samples no part matches.
 const shareOther = "other"
 
+// A profiled workload is one arm's window profiles of a workload, merged:
+// their samples per part, and how long they ran.
+type profiled struct {
+	parts    map[string]time.Duration
+	duration time.Duration
+}
+
+// sampled is the CPU time its samples hold.
+func (p profiled) sampled() (total time.Duration) {
+	for _, d := range p.parts {
+		total += d
+	}
+	return total
+}
+
 // profileFile is a window's CPU profile:
 // <benchmark name, "/" → "_", "=" → "-">[-round<r>of<n>]-w<window>.pprof.
 var profileFile = regexp.MustCompile(`^Benchmark([^_]+)_(.*)_impl-(.+?)(-round[0-9]+of[0-9]+)?-w[0-9]+\.pprof$`)
@@ -89,8 +106,7 @@ func sharesReport(dir, profDir string) error {
 	if err != nil {
 		return err
 	}
-	samples := map[[2]string]map[string]time.Duration{}
-	profiled := map[[2]string]time.Duration{} // the profiles' durations, summed
+	profiles := map[[2]string]*profiled{}
 	for _, p := range paths {
 		m := profileFile.FindStringSubmatch(filepath.Base(p))
 		if m == nil {
@@ -107,33 +123,19 @@ func sharesReport(dir, profDir string) error {
 		if err != nil {
 			return fmt.Errorf("go tool pprof -traces %s: %v", p, err)
 		}
-		if samples[k] == nil {
-			samples[k] = map[string]time.Duration{}
+		if profiles[k] == nil {
+			profiles[k] = &profiled{parts: map[string]time.Duration{}}
 		}
-		d, err := addShares(samples[k], out)
+		d, err := addShares(profiles[k].parts, out)
 		if err != nil {
 			return fmt.Errorf("%s: %v", p, err)
 		}
-		profiled[k] += d
+		profiles[k].duration += d
 	}
-	if len(samples) == 0 {
+	if len(profiles) == 0 {
 		return fmt.Errorf("%s: no window CPU profiles", profDir)
 	}
-	// What part of the CPU the windows used their profiles hold: Linux
-	// checks a thread's CPU-time timer at the scheduler tick, which an idle
-	// CPU stops (NO_HZ_IDLE), so a thread that runs in short bursts on an
-	// otherwise idle machine is sampled less than its CPU.
-	coverage := map[[2]string]float64{}
-	for k, d := range profiled {
-		if len(cores[k]) > 0 {
-			var total time.Duration
-			for _, v := range samples[k] {
-				total += v
-			}
-			coverage[k] = total.Seconds() / (median(cores[k]) * d.Seconds())
-		}
-	}
-	text := sharesTable(dir, profDir, cpu, coverage, samples)
+	text := sharesTable(dir, profDir, cpu, cores, profiles)
 	return write(filepath.Join(dir, "shares.md"), text)
 }
 
@@ -197,8 +199,8 @@ func classify(frames []string) string {
 }
 
 // sharesTable: a row per workload and arm, a part's microseconds per run in
-// each column.
-func sharesTable(dir, profDir string, cpu map[[2]string][]float64, coverage map[[2]string]float64, samples map[[2]string]map[string]time.Duration) string {
+// each column (its share alone where raw.txt has no CPU per run).
+func sharesTable(dir, profDir string, cpu, cores map[[2]string][]float64, profiles map[[2]string]*profiled) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Where a run's CPU goes\n\n")
 	fmt.Fprintf(&b, "`go run ./bench/report shares %s %s`: each arm's window CPU profiles of a workload, merged; every sample goes to the first part below that a frame of its stack matches, so the parts add up to the CPU per run (raw.txt, median over the rounds). Microseconds per run; the share of the samples in brackets. Sampled: the profiles' samples over the CPU the windows used (raw.txt's cpu-cores times the profiles' durations). Linux checks a thread's CPU-time timer at the scheduler tick, which an idle CPU stops (NO_HZ_IDLE): a thread that runs in short bursts on an otherwise idle machine is sampled less than its CPU, and a row sampled far less than the others of its workload is no split of its CPU.\n\n", dir, profDir)
@@ -212,7 +214,7 @@ func sharesTable(dir, profDir string, cpu map[[2]string][]float64, coverage map[
 	}
 	cols = append(cols, shareOther)
 	fmt.Fprintf(&b, "| workload | arm | CPU per run (µs) | %s | samples | sampled |\n|---|---|---|%s---|---|\n", strings.Join(cols, " | "), strings.Repeat("---|", len(cols)))
-	keys := slices.Collect(maps.Keys(samples))
+	keys := slices.Collect(maps.Keys(profiles))
 	slices.SortFunc(keys, func(a, c [2]string) int {
 		if r := strings.Compare(a[0], c[0]); r != 0 {
 			return r
@@ -220,26 +222,29 @@ func sharesTable(dir, profDir string, cpu map[[2]string][]float64, coverage map[
 		return cmp.Compare(slices.Index(implOrder, a[1]), slices.Index(implOrder, c[1]))
 	})
 	for _, k := range keys {
-		by := samples[k]
-		var total time.Duration
-		for _, d := range by {
-			total += d
+		p := profiles[k]
+		total := p.sampled()
+		perRun := "–"
+		if len(cpu[k]) > 0 {
+			perRun = figure(median(cpu[k]), false)
 		}
-		if len(cpu[k]) == 0 {
-			fmt.Fprintf(&b, "| %s | %s | – |", k[0], k[1])
-			for _, c := range cols {
-				fmt.Fprintf(&b, " (%.0f %%) |", 100*float64(by[c])/float64(total))
-			}
-			fmt.Fprintf(&b, " %d | – |\n", int(total/time.Millisecond))
-			continue
-		}
-		perRun := median(cpu[k])
-		fmt.Fprintf(&b, "| %s | %s | %s |", k[0], k[1], figure(perRun, false))
+		fmt.Fprintf(&b, "| %s | %s | %s |", k[0], k[1], perRun)
 		for _, c := range cols {
-			share := float64(by[c]) / float64(total)
-			fmt.Fprintf(&b, " %s (%.0f %%) |", figure(share*perRun, false), 100*share)
+			switch {
+			case total == 0:
+				b.WriteString(" – |")
+			case len(cpu[k]) == 0:
+				fmt.Fprintf(&b, " (%.0f %%) |", 100*float64(p.parts[c])/float64(total))
+			default:
+				share := float64(p.parts[c]) / float64(total)
+				fmt.Fprintf(&b, " %s (%.0f %%) |", figure(share*median(cpu[k]), false), 100*share)
+			}
 		}
-		fmt.Fprintf(&b, " %d | %.0f %% |\n", int(total/time.Millisecond), 100*coverage[k])
+		sampled := "–"
+		if len(cores[k]) > 0 && p.duration > 0 {
+			sampled = fmt.Sprintf("%.0f %%", 100*total.Seconds()/(median(cores[k])*p.duration.Seconds()))
+		}
+		fmt.Fprintf(&b, " %d | %s |\n", int(total/time.Millisecond), sampled)
 	}
 	return b.String()
 }

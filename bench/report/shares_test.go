@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -87,6 +88,42 @@ func TestProfileFile(t *testing.T) {
 		}
 		if m == nil || m[1] != tc.scenario || m[2] != tc.keys || m[3] != tc.impl {
 			t.Errorf("%s: got %q, want %s %s %s", tc.file, m, tc.scenario, tc.keys, tc.impl)
+		}
+	}
+}
+
+func TestSharesTableRows(t *testing.T) {
+	ms := time.Millisecond
+	k := func(impl string) [2]string { return [2]string{"Steady exec, 1,000 pods, 1 s", impl} }
+	cpu := map[[2]string][]float64{k("upstream"): {30, 40, 50}}
+	cores := map[[2]string][]float64{k("upstream"): {0.5}, k("probewheel"): {0.5}}
+	profiles := map[[2]string]*profiled{
+		// 40 µs a run, a quarter of it the handler; 100 ms sampled of 0.5 cores × 2 s.
+		k("upstream"): {parts: map[string]time.Duration{"handler": 25 * ms, "worker": 75 * ms}, duration: 2 * time.Second},
+		// No CPU per run in raw.txt: shares only.
+		k("probewheel"): {parts: map[string]time.Duration{"worker": 10 * ms}, duration: 2 * time.Second},
+		// No sample at all.
+		k("afterfunc"): {parts: map[string]time.Duration{}, duration: 2 * time.Second},
+	}
+	rows := strings.Split(sharesTable("d", "p", cpu, cores, profiles), "\n")
+	for _, tc := range []struct{ impl, prefix, suffix string }{
+		{"upstream", "| 40.0 | 10.0 (25 %) |", " 100 | 10 % |"},
+		{"probewheel", "| – | (0 %) |", " 10 | 1 % |"},
+		{"afterfunc", "| – | – |", " 0 | – |"},
+	} {
+		found := false
+		for _, r := range rows {
+			head := "| " + k(tc.impl)[0] + " | " + tc.impl + " "
+			if !strings.HasPrefix(r, head) {
+				continue
+			}
+			found = true
+			if rest := strings.TrimPrefix(r, head); !strings.HasPrefix(rest, tc.prefix) || !strings.HasSuffix(r, tc.suffix) {
+				t.Errorf("%s: row %q, want it to start %q after the arm and end %q", tc.impl, r, tc.prefix, tc.suffix)
+			}
+		}
+		if !found {
+			t.Errorf("%s: no row", tc.impl)
 		}
 	}
 }

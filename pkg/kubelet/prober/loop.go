@@ -16,7 +16,23 @@ limitations under the License.
 
 package prober
 
-import "time"
+import (
+	"math"
+	"time"
+)
+
+// schedulerTick is the wheel's resolution. Runs due within one tick share
+// the loop's wake-up and an executor's, which is most of what the scheduler
+// costs a run at density; with a tick that divides a second, a worker's runs
+// keep one offset from their due times in every period (periods are whole
+// seconds).
+const schedulerTick = 4 * time.Millisecond
+
+// noWake: no tick to wake for, only a kick.
+const noWake = math.MaxInt64
+
+func floorTick(d time.Duration) int64 { return int64(d / schedulerTick) }
+func ceilTick(d time.Duration) int64  { return int64((d + schedulerTick - 1) / schedulerTick) }
 
 // loopSleep is how the scheduler's loop sleeps until a tick. While the next
 // wake-up is at most denseTicks ahead it sleeps on a periodic ticker at

@@ -115,8 +115,8 @@ type manager struct {
 
 	start time.Time
 
-	// scheduler decides when each worker probes and bounds how many probe at once. It is nil when
-	// the ProbeTimerWheel feature gate is off: each worker then runs upstream's loop (worker.run).
+	// scheduler decides when each worker probes. It is nil when the ProbeTimerWheel feature gate
+	// is off: each worker then runs upstream's loop (worker.run).
 	scheduler *scheduler
 
 	// spread places the first probes added within one period of start (spread.go).

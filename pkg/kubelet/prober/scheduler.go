@@ -75,15 +75,6 @@ type scheduler struct {
 	ready []*worker // runs that are due, handed to the executors on unlock
 }
 
-// schedulerTick is the wheel's resolution. Runs due within one tick share
-// the loop's wake-up and an executor's, which is most of what the scheduler
-// costs a run at density; with a tick that divides a second, a worker's runs
-// keep one offset from their due times in every period (periods are whole
-// seconds).
-const schedulerTick = 4 * time.Millisecond
-
-const noWake = math.MaxInt64
-
 // workerSched is a worker's scheduling state, guarded by scheduler.mu.
 type workerSched struct {
 	timer  wheelTimer
@@ -147,9 +138,6 @@ func newScheduler(metrics schedulerMetrics) *scheduler {
 
 func (s *scheduler) now() time.Duration { return time.Since(s.epoch) }
 
-func floorTick(d time.Duration) int64 { return int64(d / schedulerTick) }
-func ceilTick(d time.Duration) int64  { return int64((d + schedulerTick - 1) / schedulerTick) }
-
 // add starts w: its first run is due after delay, its ticker's grid one
 // period later, as upstream creates its ticker after its start-up sleep. If
 // workers in after have not exited, w waits for them (handOver).
@@ -170,7 +158,8 @@ func (s *scheduler) add(w *worker, period, delay time.Duration, after []*worker)
 	waiting := 0
 	for _, prev := range after {
 		if ps := &prev.sched; ps.state != exited {
-			ps.link().successors = append(ps.link().successors, w)
+			h := ps.link()
+			h.successors = append(h.successors, w)
 			waiting++
 		}
 	}
@@ -295,10 +284,10 @@ func (s *scheduler) run(w *worker) *worker {
 	ws.state = running
 	a := ws.next
 	s.running++
-	s.metrics.started(s.now() - ws.dueAt)
+	began := s.now()
+	s.metrics.started(began - ws.dueAt)
 	s.mu.Unlock()
 
-	began := s.now()
 	keepGoing := w.execute(a)
 
 	s.mu.Lock()

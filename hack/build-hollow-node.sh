@@ -21,7 +21,10 @@
 #
 # HOLLOW_ARM=<arm> builds probewheel with one mechanism switched off, as the
 # in-process ablation does (scripts/ablation.sh): bench/ablation/<arm>.patch
-# applied to the copy -> _output/bin/hollow-node-<arm>.
+# applied to the copy -> _output/bin/hollow-node-<arm>. A patch's "needs: <path>"
+# lines name module-only files of pkg/ it builds on (afterfunc.patch: the AfterFunc
+# design's afterfunc.go), copied into the copy first; their `//go:build
+# !probewheel_export` line holds in the kubelet's tree, which sets no such tag.
 #
 # Incremental like hack/build-kubelet.sh: the copy is redone only when the
 # tree (patches/, the version) or the overlay change, the binary only when the
@@ -50,6 +53,13 @@ else
   fi
 fi
 overlay=${PW_ROOT}/bench/hollow/overlay
+needs=()
+if [[ -n ${arm_patch} ]]; then
+  mapfile -t needs < <(sed -n 's/^needs: //p' "${arm_patch}")
+  for f in "${needs[@]}"; do
+    [[ -f ${PW_ROOT}/${f} ]] || pw::die "${arm_patch}: needs ${f}, which is not in the repository"
+  done
+fi
 
 start=${SECONDS}
 pw::prepare_tree "${flavor}" # holds a shared lock on the tree until we exit
@@ -60,6 +70,10 @@ mapfile -t files < <(cd "${overlay}" && find . -type f | sed 's#^\./##' | LC_ALL
 copy_want=$(
   {
     cat "${PW_TREE}/.git/probewheel-stamp" "${BASH_SOURCE[0]}" ${arm_patch:+"${arm_patch}"}
+    for f in "${needs[@]}"; do
+      echo "${f}"
+      cat "${PW_ROOT}/${f}"
+    done
     for f in "${files[@]}"; do
       echo "${f}"
       cat "${overlay}/${f}"
@@ -90,6 +104,9 @@ if [[ ! -f ${copy}/.probewheel-stamp || $(<"${copy}/.probewheel-stamp") != "${co
     fi
   done
   if [[ -n ${arm_patch} ]]; then
+    for f in "${needs[@]}"; do
+      cp "${PW_ROOT}/${f}" "${copy}/${f}"
+    done
     patch -s -p1 -d "${copy}" <"${arm_patch}" || pw::die "${arm_patch} does not apply to the patched tree"
   fi
   echo "${copy_want}" >"${copy}/.probewheel-stamp"

@@ -49,7 +49,8 @@
 # load, docs/scale.md),
 # SCALE_ARM=<arm>: the probewheel kubelet with one of the scheduler's mechanisms
 # switched off (bench/ablation/<arm>.patch, as scripts/ablation.sh does in
-# process; full mode's results then go to hollow-<arm>-<UTC date>).
+# process; afterfunc: the AfterFunc design in place of the scheduler; full
+# mode's results then go to hollow-<arm>-<UTC date>).
 # SCALE_MAX_PODS_AT_1S (1000: larger 1 s workloads are left out, see below; 0:
 # none left out), SCALE_ROUNDS, SCALE_WINDOW (pwscale's default: max(60 s, 13
 # periods); short modes: max(30 s, (8 periods + 10 s) x 4/3)), SCALE_SETTLE
@@ -97,7 +98,7 @@ case ${mode} in
     profile=${SCALE_PROFILE:-1}
     ;;
   reduced)
-    out=${SCALE_OUT:-${PW_ROOT}/bench/hollow/results/hollow-reduced-${stamp}}
+    out=${SCALE_OUT:-${PW_ROOT}/bench/hollow/results/hollow-reduced${SCALE_ARM:+-${SCALE_ARM}}-${stamp}}
     pods=${SCALE_PODS:-250 1000 2000}
     periods=${SCALE_PERIODS:-1}
     many=${SCALE_MANY-}
@@ -396,6 +397,7 @@ for wl in "${workloads[@]}"; do
       [[ -n ${SCALE_SETTLE:-} ]] && args+=(-settle "${SCALE_SETTLE}")
       [[ -n ${ready_timeout} ]] && args+=(-ready-timeout "${ready_timeout}")
       [[ ${profile} == 1 ]] && args+=(-profile)
+      [[ ${flavor} == probewheel && ${SCALE_ARM:-} == afterfunc ]] && args+=(-no-wheel)
       [[ -z ${flips:-} ]] || args+=(-restart=false -flip-cycle "$((8 * period))s"
         -flip-every "$(((p + 100 * period - 1) / (100 * period)))")
       read -ra extra <<<"${SCALE_PWSCALE_ARGS:-}"

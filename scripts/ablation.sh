@@ -13,7 +13,8 @@
 #   memory   BenchmarkMemory: 10,000 exec pods @10 s with the probe metrics unregistered, the
 #            heap in use per probe without the metric series (inuse-B/probe), fragmentation included
 #
-# Environment: COUNT (rounds, default 5), ARMS (comma list of bench/ablation arms, default all),
+# Environment: COUNT (rounds, default 5), ARMS (comma list of bench/ablation arms, default all
+# but afterfunc, which is the bench's own afterfunc impl here),
 # ONLY (a regexp: run only the workloads whose pattern matches), OUT (default
 # bench/results/<UTC date>-ablation). Outputs in OUT: raw.txt (benchstat input, the arms as
 # impl=<arm>), benchstat.txt, machine.txt, arms.txt (each arm's patch sum), and
@@ -34,7 +35,9 @@ arms=()
 if [[ -n ${ARMS:-} ]]; then
 	IFS=, read -ra arms <<<"$ARMS"
 else
-	for p in bench/ablation/*.patch; do arms+=("$(basename "$p" .patch)"); done
+	# afterfunc.patch is the hollow nodes' AfterFunc arm: in process, the bench's afterfunc impl
+	# (run beside every arm) is the same manager.
+	for p in bench/ablation/*.patch; do [[ $p == */afterfunc.patch ]] || arms+=("$(basename "$p" .patch)"); done
 fi
 
 pw::require_committed pkg bench scripts

@@ -55,7 +55,7 @@ type options struct {
 	round, nodes, pods, kubeletV, apiBurst, podsPerIP, flipEvery                                int
 	period, window, settle, execLatency, readyTimeout, flipCycle                                time.Duration
 	apiQPS, createQPS                                                                           float64
-	restart, profile, uts, dump                                                                 bool
+	restart, profile, uts, dump, noWheel                                                        bool
 }
 
 func parseFlags() *options {
@@ -89,6 +89,7 @@ func parseFlags() *options {
 	flag.BoolVar(&o.dump, "dump", false, "write every probe arrival from the window's start on (Unix ns, pod, kind, handler) to <out>.events.csv")
 	flag.BoolVar(&o.profile, "profile", false, "after the window, save node 0's goroutine summary, a 10 s CPU profile and a heap profile in -profile-dir")
 	flag.StringVar(&o.profileDir, "profile-dir", "", "where -profile saves its files, named after -out (default: -out's directory)")
+	flag.BoolVar(&o.noWheel, "no-wheel", false, "the probewheel kubelet schedules without the timing wheel (hack/scale-bench.sh SCALE_ARM=afterfunc), so it observes no prober_scheduler_* metric either")
 	flag.Parse()
 	if o.kubeconfig == "" || o.hollowNode == "" || o.flavor == "" || o.out == "" || o.rundir == "" || o.nodeIP == "" {
 		fail("-kubeconfig, -hollow-node, -flavor, -out, -rundir and -node-ip are required")

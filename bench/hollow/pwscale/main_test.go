@@ -40,3 +40,26 @@ func TestFlipSpans(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckWheel: only probewheel's scheduler observes its lateness
+// histogram, so a run whose kubelet does not match its flavor fails.
+func TestCheckWheel(t *testing.T) {
+	cases := []struct {
+		flavor           string
+		noWheel, observe bool
+		wantErr          bool
+	}{
+		{"stock", false, false, false},
+		{"stock", false, true, true}, // a patched binary measured as stock
+		{"probewheel", false, true, false},
+		{"probewheel", false, false, true}, // stock's binary, or the gate off
+		{"probewheel", true, false, false}, // the AfterFunc arm
+		{"probewheel", true, true, true},   // -no-wheel on the scheduler's binary
+	}
+	for _, c := range cases {
+		err := checkWheel(c.flavor, c.noWheel, c.observe)
+		if (err != nil) != c.wantErr {
+			t.Errorf("checkWheel(%q, no-wheel %v, observed %v) = %v, want an error: %v", c.flavor, c.noWheel, c.observe, err, c.wantErr)
+		}
+	}
+}

@@ -239,12 +239,8 @@ func (b *bench) window(ctx context.Context, tCreate, tWin time.Time) error {
 		s := probeLat[0].since(probeLat[1])
 		r.SchedulerLateness = &s
 	}
-	// Which prober ran is not taken on trust: only probewheel's scheduler
-	// observes prober_scheduler_start_lateness_seconds (off with its feature
-	// gate, ProbeTimerWheel, or in a tree without patches/).
-	if wheel := len(probeLat) > 0; (o.flavor == "probewheel" && !wheel) || (o.flavor == "stock" && wheel) {
-		return fmt.Errorf("kubelet %q: prober_scheduler_start_lateness_seconds observed: %v; is %s the right binary?",
-			o.flavor, wheel, o.hollowNode)
+	if err := checkWheel(o.flavor, o.noWheel, len(probeLat) > 0); err != nil {
+		return fmt.Errorf("%w; is %s the right binary?", err, o.hollowNode)
 	}
 
 	// Probe timing as the targets saw it: readiness and liveness, not the
@@ -502,4 +498,15 @@ func earliest(a, b time.Time) time.Time {
 		return b
 	}
 	return a
+}
+
+// checkWheel: which prober ran is not taken on trust. Only probewheel's
+// scheduler observes prober_scheduler_start_lateness_seconds; stock's prober
+// does not, nor probewheel's with its feature gate (ProbeTimerWheel) off, in a
+// tree without patches/, or in the AfterFunc arm (-no-wheel).
+func checkWheel(flavor string, noWheel, observed bool) error {
+	if want := flavor == "probewheel" && !noWheel; observed != want {
+		return fmt.Errorf("kubelet %q (-no-wheel %v): prober_scheduler_start_lateness_seconds observed: %v", flavor, noWheel, observed)
+	}
+	return nil
 }

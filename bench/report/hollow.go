@@ -445,6 +445,9 @@ func hollowSummary(dir string, ws []*workload) string {
 	if run, err := os.ReadFile(filepath.Join(dir, "run.txt")); err == nil {
 		b.WriteString("```\n" + strings.TrimRightFunc(string(run), unicode.IsSpace) + "\n```\n\n")
 	}
+	if arm := scaleArm(dir); arm != "" {
+		b.WriteString(fmt.Sprintf("**Ablation arm `%s`**: the kubelet named probewheel below is probewheel with bench/ablation/%s.patch (hack/scale-bench.sh SCALE_ARM); every probewheel column, ratio and saving is that arm's.\n\n", arm, arm))
+	}
 	b.WriteString("## Targets\n\n" + hollowTargets(ws))
 	b.WriteString(fmt.Sprintf("\n## A %s-node fleet, on paper\n\n", thousands(fleetNodes)) + fleetHead)
 	b.WriteString(fleetTable(ws, fleetNodes))
@@ -527,4 +530,19 @@ func binomialCDF(k, n int, p float64) float64 {
 		total += math.Exp(lgN - lgI - lgR + float64(i)*math.Log(p) + float64(n-i)*math.Log1p(-p))
 	}
 	return total
+}
+
+// scaleArm is the SCALE_ARM a results directory's run was made with
+// (scale.env, as hack/scale-bench.sh writes it with printf %q), or "".
+func scaleArm(dir string) string {
+	b, err := os.ReadFile(filepath.Join(dir, "scale.env"))
+	if err != nil {
+		return ""
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "SCALE_ARM="); ok {
+			return strings.Trim(v, "'")
+		}
+	}
+	return ""
 }

@@ -116,6 +116,27 @@ func TestSummaryManyNodes(t *testing.T) {
 	}
 }
 
+// TestSummaryNamesTheArm: a run of an ablation arm says so above its
+// figures, whose columns are named probewheel; a run without one says nothing.
+func TestSummaryNamesTheArm(t *testing.T) {
+	for _, c := range []struct{ env, want string }{
+		{"SCALE_ARM=afterfunc\n", "**Ablation arm `afterfunc`**"},
+		{"SCALE_ARM=''\n", ""},
+		{"", ""},
+	} {
+		dir := t.TempDir()
+		if c.env != "" {
+			if err := os.WriteFile(filepath.Join(dir, "scale.env"), []byte("SCALE_MODE=reduced\n"+c.env), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got := hollowSummary(dir, nil)
+		if has := strings.Contains(got, "Ablation arm"); has != (c.want != "") || !strings.Contains(got, c.want) {
+			t.Errorf("scale.env %q: summary names an arm %v, want %q:\n%s", c.env, has, c.want, got)
+		}
+	}
+}
+
 func TestBinomialUpper(t *testing.T) {
 	for _, c := range []struct {
 		k, n int

@@ -49,8 +49,9 @@
 # load, docs/scale.md),
 # SCALE_ARM=<arm>: the probewheel kubelet with one of the scheduler's mechanisms
 # switched off (bench/ablation/<arm>.patch, as scripts/ablation.sh does in
-# process; afterfunc: the AfterFunc design in place of the scheduler; full
-# mode's results then go to hollow-<arm>-<UTC date>).
+# process; afterfunc: the AfterFunc design in place of the scheduler; the
+# patch's "pwscale:" lines are flags for the arm's runs; full mode's results
+# then go to hollow-<arm>-<UTC date>).
 # SCALE_MAX_PODS_AT_1S (1000: larger 1 s workloads are left out, see below; 0:
 # none left out), SCALE_ROUNDS, SCALE_WINDOW (pwscale's default: max(60 s, 13
 # periods); short modes: max(30 s, (8 periods + 10 s) x 4/3)), SCALE_SETTLE
@@ -222,6 +223,10 @@ HOLLOW_ARM=${SCALE_ARM:-} nice -n 10 "${PW_ROOT}/hack/build-hollow-node.sh" >&2
 nice -n 10 "${PW_ROOT}/hack/build-cluster-binaries.sh" kube-apiserver >&2
 (cd "${PW_ROOT}" && nice -n 10 go build -o "${PW_BIN}/pwscale" ./bench/hollow/pwscale)
 declare -A bin=([stock]=${PW_BIN}/hollow-node-stock [probewheel]=${PW_BIN}/hollow-node${SCALE_ARM:+-${SCALE_ARM}})
+# The pwscale flags an arm's patch asks for on its "pwscale:" lines (afterfunc:
+# -no-wheel, as its kubelet has no scheduler metrics).
+arm_args=()
+[[ -z ${SCALE_ARM:-} ]] || read -ra arm_args <<<"$(sed -n 's/^pwscale: //p' "${PW_ROOT}/bench/ablation/${SCALE_ARM}.patch")"
 
 # ------------------------------------------------------------- control plane
 export PW_SCALE_DIR=${PW_OUTPUT}/scale
@@ -397,7 +402,7 @@ for wl in "${workloads[@]}"; do
       [[ -n ${SCALE_SETTLE:-} ]] && args+=(-settle "${SCALE_SETTLE}")
       [[ -n ${ready_timeout} ]] && args+=(-ready-timeout "${ready_timeout}")
       [[ ${profile} == 1 ]] && args+=(-profile)
-      [[ ${flavor} == probewheel && ${SCALE_ARM:-} == afterfunc ]] && args+=(-no-wheel)
+      [[ ${flavor} == probewheel ]] && args+=("${arm_args[@]}")
       [[ -z ${flips:-} ]] || args+=(-restart=false -flip-cycle "$((8 * period))s"
         -flip-every "$(((p + 100 * period - 1) / (100 * period)))")
       read -ra extra <<<"${SCALE_PWSCALE_ARGS:-}"

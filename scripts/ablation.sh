@@ -14,7 +14,8 @@
 #            heap in use per probe without the metric series (inuse-B/probe), fragmentation included
 #
 # Environment: COUNT (rounds, default 5), ARMS (comma list of bench/ablation arms, default all
-# but afterfunc, which is the bench's own afterfunc impl here),
+# but those whose patch has an "ablation: hollow-only" line: afterfunc, which is the bench's own
+# afterfunc impl here),
 # ONLY (a regexp: run only the workloads whose pattern matches), OUT (default
 # bench/results/<UTC date>-ablation). Outputs in OUT: raw.txt (benchstat input, the arms as
 # impl=<arm>), benchstat.txt, machine.txt, arms.txt (each arm's patch sum), and
@@ -35,9 +36,11 @@ arms=()
 if [[ -n ${ARMS:-} ]]; then
 	IFS=, read -ra arms <<<"$ARMS"
 else
-	# afterfunc.patch is the hollow nodes' AfterFunc arm: in process, the bench's afterfunc impl
-	# (run beside every arm) is the same manager.
-	for p in bench/ablation/*.patch; do [[ $p == */afterfunc.patch ]] || arms+=("$(basename "$p" .patch)"); done
+	# An arm for hollow nodes only says so in its patch's header (afterfunc: in process, the
+	# bench's afterfunc impl, run beside every arm, is the same manager).
+	for p in bench/ablation/*.patch; do
+		grep -q '^ablation: hollow-only$' "$p" || arms+=("$(basename "$p" .patch)")
+	done
 fi
 
 pw::require_committed pkg bench scripts

@@ -7,7 +7,13 @@
 #             probewheel's loop and executors (`prober.(*worker|executors|scheduler)`)
 #   handlers  the probe handlers' own work (`prober.(*prober).runProbe`: dials, HTTP/2 and gRPC
 #             handshakes, CRI ExecSync), which both kubelets share
-#   gc        the garbage collector's background marking (`runtime.gcBgMarkWorker`)
+#   gc        the garbage collector's background marking (`runtime.gcBgMarkWorker`), of which
+#   gc-idle   the idle-priority mark workers (`runtime.gcDrainMarkWorkerIdle`): the runtime runs
+#             them on Ps that have nothing else to do, so they grow with the kubelet's idle time
+#             during a cycle, not with its garbage; the rest are the dedicated and fractional
+#             workers that the pacer sizes to the heap
+#   assist    mark assists (`runtime.gcAssistAlloc`), work charged to goroutines that allocate
+#             during a cycle (not part of gc)
 #   newstack  goroutine stack growth (`runtime.newstack`)
 # as `go tool pprof -top -focus=<frames>` states it ("Showing nodes accounting for ..., N% of ...
 # total"). Writes RESULTS_DIR/profile-shares.txt, a table a page can cite; the profiles stay out of
@@ -26,13 +32,15 @@ pct() {
 {
   echo "# CPU profile shares (bench/hollow/profile-shares.sh; profiles in ${art#"${root}/"}/)"
   echo
-  printf '%-42s %8s %9s %7s %9s\n' profile prober handlers gc newstack
+  printf '%-42s %8s %9s %7s %8s %7s %9s\n' profile prober handlers gc gc-idle assist newstack
   for f in "${art}"/*/stock-*.cpu.pprof "${art}"/*/probewheel-*.cpu.pprof; do
     [[ -e ${f} ]] || continue
-    printf '%-42s %8s %9s %7s %9s\n' "${f#"${art}/"}" \
+    printf '%-42s %8s %9s %7s %8s %7s %9s\n' "${f#"${art}/"}" \
       "$(pct 'prober\.\(\*(worker|executors|scheduler)\)' "${f}")" \
       "$(pct 'prober\.\(\*prober\)\.runProbe$' "${f}")" \
       "$(pct 'runtime\.gcBgMarkWorker' "${f}")" \
+      "$(pct 'runtime\.gcDrainMarkWorkerIdle' "${f}")" \
+      "$(pct 'runtime\.gcAssistAlloc' "${f}")" \
       "$(pct 'runtime\.newstack' "${f}")"
   done
 } >"${dir}/profile-shares.txt"

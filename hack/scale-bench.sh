@@ -453,6 +453,12 @@ if compgen -G "${out}/runs/*/*-[0-9]*.json" >/dev/null; then
     pw::log "profile-shares.txt (bench/hollow/profile-shares.sh)"
     "${PW_ROOT}/bench/hollow/profile-shares.sh" "${out}" "${art}" >/dev/null || rc=1
   fi
+  # At -v=3 or more the kept kubelets' logs carry each status write: say how far they lagged.
+  if [[ ${SCALE_PWSCALE_ARGS:-} =~ -kubelet-v[=\ ]*([3-9]|[1-9][0-9]) ]] &&
+    compgen -G "${PW_SCALE_DIR}/logs/$(basename "${out}")/*/*.log.gz" >/dev/null; then
+    pw::log "status-lag.txt (bench/hollow/status-lag.sh)"
+    "${PW_ROOT}/bench/hollow/status-lag.sh" "${out}" >/dev/null || rc=1
+  fi
 fi
 pw::log "done in $(((SECONDS - t_start) / 60)) min: ${out}/summary.md"
 echo "results: ${out}"

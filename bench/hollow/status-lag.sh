@@ -27,7 +27,12 @@ trap 'rm -rf "${tmp}"' EXIT
 # One log on stdin -> one table row (without its name).
 lag() {
   awk '
-    function secs(s,   a) { split(s, a, ":"); return a[1] * 3600 + a[2] * 60 + a[3] }
+    # klog stamps carry no date: a stamp far below the last one is the next day.
+    function secs(s,   a, v) {
+      split(s, a, ":"); v = a[1] * 3600 + a[2] * 60 + a[3] + day
+      if (v < prevsecs - 43200) { day += 86400; v += 86400 }
+      prevsecs = v; return v
+    }
     function field(line, key,   i, rest) {
       i = index(line, key "=\""); if (!i) return ""
       rest = substr(line, i + length(key) + 2); return substr(rest, 1, index(rest, "\"") - 1)

@@ -22,14 +22,14 @@ all: test
 ## test: vet, patch-set check (and its own test), package tests with -race (FuzzWheel's seeds
 ## among them), bench smoke, the docs' commands, links and records, the hollow-node driver's
 ## own tests (scale.mk) and the reliability runs' short forms (reliability.mk)
-test: vet verify-patches verify-patches-test unit bench-smoke verify-docs scale-test reliability-short
+test: vet verify-patches verify-patches-test verify-versions unit bench-smoke verify-docs scale-test reliability-short
 
 vet:
 	@out=$$("$$($(GO) env GOROOT)/bin/gofmt" -l pkg bench e2e); \
 	if [ -n "$$out" ]; then echo "gofmt -l: not formatted (upstream's verify-gofmt would reject the patch):"; echo "$$out"; exit 1; fi
 	@if git grep -nE '\|[[:space:]]*grep[[:space:]]+-[a-zA-Z]*q' -- '*.sh' '*.mk' Makefile .ci/run; then \
 	echo "a pipe into grep -q (above): grep exits at the first match, the writer may die of SIGPIPE and pipefail fails the test; use grep ... >/dev/null"; exit 1; fi
-	$(GO) vet ./pkg/... ./bench/...
+	$(GO) vet ./pkg/... ./bench/... ./hack/tools/upstreamreleases/
 	$(GO) vet -tags e2e ./e2e/...
 	@for p in bench/ablation/*.patch; do patch --dry-run -s -p1 <"$$p" >/dev/null || \
 	{ echo "$$p no longer applies to pkg/ (scripts/ablation.sh and hack/build-hollow-node.sh apply it at build time): regenerate it"; exit 1; }; done
@@ -39,7 +39,7 @@ vet:
 # default (upstream's per-probe loop).
 GATE_OFF := -ldflags=-X=$(shell awk '$$1 == "module" {print $$2; exit}' go.mod)/pkg/features.probeTimerWheelDefault=false
 unit:
-	$(GO) test -race -count=1 $(PKG) ./bench/parity/ ./bench/ ./bench/measure/ ./bench/target/ ./bench/resultsindex/ ./bench/report/ ./e2e/probetarget/
+	$(GO) test -race -count=1 $(PKG) ./bench/parity/ ./bench/ ./bench/measure/ ./bench/target/ ./bench/resultsindex/ ./bench/report/ ./e2e/probetarget/ ./hack/tools/upstreamreleases/
 	$(GO) test -race -count=1 $(GATE_OFF) $(PKG)
 
 ## fuzz: FuzzWheel on FUZZTIME new inputs. Not in make test: -fuzz instruments every package the
@@ -58,6 +58,22 @@ patches:
 verify-patches:
 	hack/verify-patches.sh
 	hack/update-minors.sh --check
+
+## upstream-releases: which k8s.io/kubernetes releases the module proxy serves beyond the
+## pinned ones (each supported minor's newer patch releases, the next minor's pre-releases),
+## and what changed in the files the series depend on; --record keeps the day's answer
+## (UPSTREAM_RELEASES_FLAGS=--record). Not a gate: a release upstream ships must not fail CI
+.PHONY: upstream-releases
+upstream-releases:
+	hack/upstream-releases.sh $(UPSTREAM_RELEASES_FLAGS)
+
+## verify-versions: one fork version, one build: series/versions gives each patch set of a
+## release its own <release>-probewheel.<N> (make patches writes it), and the release records
+## and CHANGELOG's headings agree with it (hack/versions.sh --check, with its table test)
+.PHONY: verify-versions
+verify-versions:
+	hack/versions_test.sh
+	hack/versions.sh --check
 
 # Shows that verify-patches fails when pkg/ changes without regenerating (in a scratch copy).
 verify-patches-test:

@@ -46,7 +46,7 @@ if [[ ${flavor} == stock ]]; then
   version=${KUBE_VERSION}
 else
   out=${PW_BIN}/hollow-node${arm:+-${arm}}
-  version=${PW_FORK_VERSION}
+  version=$(pw::fork_version)
   if [[ -n ${arm} ]]; then
     arm_patch=${PW_ROOT}/bench/ablation/${arm}.patch
     [[ -f ${arm_patch} ]] || pw::die "HOLLOW_ARM=${arm}: no ${arm_patch}"

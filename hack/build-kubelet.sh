@@ -23,7 +23,7 @@ if [[ ${flavor} == stock ]]; then
   version=${KUBE_VERSION}
 else
   out=${PW_BIN}/kubelet
-  version=${PW_FORK_VERSION}
+  version=$(pw::fork_version)
 fi
 
 pw::prepare_tree "${flavor}"

@@ -3,7 +3,7 @@
 # registry: from Debian packages, the Go module proxy and the pinned
 # Kubernetes tree only.
 #
-#   hack/kind-build-image.sh           -> probewheel/node:<fork version>  (v1.37.2-probewheel.1)
+#   hack/kind-build-image.sh           -> probewheel/node:<fork version>  (v1.37.2-probewheel.2)
 #   hack/kind-build-image.sh --stock   -> probewheel/node:<version>-stock (v1.37.2-stock)
 #   (KUBELET_FLAVOR=stock is the same as --stock)
 #
@@ -41,7 +41,7 @@ if [[ ${flavor} == stock ]]; then
   kubelet_version=${KUBE_VERSION}
 else
   kubelet=${PW_BIN}/kubelet
-  kubelet_version=${PW_FORK_VERSION}
+  kubelet_version=$(pw::fork_version)
 fi
 final=$(pw::kind_image_tag "${flavor}")
 logs=${PW_KIND_DIR}/logs

@@ -5,8 +5,8 @@
 #   hack/kind-from-base.sh          FROM ${KIND_BASE} (default: the pinned kind release's image of
 #                                   the pinned minor, PW_KIND_NODE_IMAGES in hack/kind-lib.sh; pull
 #                                   it first), our kubelet in /usr/bin -> $(pw::kind_image_tag
-#                                   kindest) (probewheel/node:v1.37.2-probewheel.1-kindest: not
-#                                   make kind-image's probewheel/node:v1.37.2-probewheel.1, a
+#                                   kindest) (probewheel/node:v1.37.2-probewheel.2-kindest: not
+#                                   make kind-image's probewheel/node:v1.37.2-probewheel.2, a
 #                                   different image; KIND_IMAGE_REPO moves it). Then
 #                                   kind create cluster --image <that tag>, or hack/kind-up.sh --from-base
 #   hack/kind-from-base.sh --try    the same, offline, checked end to end (`make kind-try-from-base`):

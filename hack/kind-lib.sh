@@ -57,9 +57,9 @@ PW_KIND_CNI_IMAGE=localhost/probewheel/kind-cni:${KUBE_VERSION}
 #               (hack/kind-from-base.sh): a different image, so a tag of its own
 pw::kind_image_tag() {
   case $1 in
-    probewheel) echo "${PW_KIND_REPO}:${PW_FORK_VERSION}" ;;
+    probewheel) echo "${PW_KIND_REPO}:$(pw::fork_version)" ;;
     stock) echo "${PW_KIND_REPO}:${KUBE_VERSION}-stock" ;;
-    kindest) echo "${PW_KIND_REPO}:${PW_FORK_VERSION}-kindest" ;;
+    kindest) echo "${PW_KIND_REPO}:$(pw::fork_version)-kindest" ;;
     *) pw::die "unknown node image $1" ;;
   esac
 }

@@ -293,7 +293,7 @@ done
 pw::kind_step "kubelet versions and labels"
 summary=()
 for n in "${names[@]}"; do
-  want=${PW_FORK_VERSION}
+  want=$(pw::fork_version)
   [[ ${node_image[${n}]} == "$(pw::kind_image_tag stock)" ]] && want=${KUBE_VERSION}
   got=$(pw::kind_node_kubelet_version "${n}")
   [[ ${got} == "${want}" ]] || pw::kind_fail "node ${n} reports kubelet ${got}, want ${want}"

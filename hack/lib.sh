@@ -80,10 +80,57 @@ KUBE_MAJOR=${KUBE_MAJOR%%.*}
 KUBE_MINOR=${KUBE_VERSION#v*.}
 KUBE_MINOR=${KUBE_MINOR%%.*}
 
-# Fork release number: the ONE place it is defined. Bump it when the patch set
-# changes on an unchanged Kubernetes version; reset it to 1 on a version bump.
-PROBEWHEEL_RELEASE=1
-PW_FORK_VERSION="${KUBE_VERSION}-probewheel.${PROBEWHEEL_RELEASE}"
+# pw::version_of <release> [patch set]: the fork version series/versions gives
+# <release>'s patch set (default: its series' as it is in patches/); fails when
+# there is none.
+pw::version_of() {
+  local release=$1 sum=${2:-} v
+  if [[ -z ${sum} ]]; then
+    sum=$(pw::series_sum "$(pw::minor_of "${release}")" 2>/dev/null) || return 1
+  fi
+  v=$(awk -v r="${release}-probewheel." -v s="${sum}" '$1 !~ /^#/ && index($1, r) == 1 && $2 == s {print $1}' "${PW_VERSIONS}" 2>/dev/null)
+  [[ -n ${v} ]] || return 1
+  echo "${v}"
+}
+# pw::fork_version: KUBE_VERSION's fork version, for a script that builds or names a
+# kubelet; dies when patches/ holds a patch set series/versions has no version for.
+pw::fork_version() {
+  [[ -n ${PW_FORK_VERSION} ]] ||
+    pw::die "patches/${PW_KUBE_MINOR} (patch set $(pw::series_sum "${PW_KUBE_MINOR}")) has no fork version in series/versions: run make patches, which gives it the next one"
+  echo "${PW_FORK_VERSION}"
+}
+# pw::assign_version <release> <patch set>: gives the patch set a fork version in
+# series/versions unless it has one: the next number on its release after every one
+# that HEAD's series/versions has used (a number once committed is never reused),
+# replacing an uncommitted line of the release (an earlier make patches of the same
+# uncommitted change). Prints the version.
+pw::assign_version() {
+  local release=$1 sum=$2 v committed n
+  if v=$(pw::version_of "${release}" "${sum}"); then
+    echo "${v}"
+    return 0
+  fi
+  # The lines to keep: all but the release's uncommitted ones ("-" marks a version
+  # of several builds, which stays whatever HEAD has).
+  committed=$(git -C "${PW_ROOT}" show "HEAD:series/versions" 2>/dev/null || true)
+  touch "${PW_VERSIONS}"
+  awk -v r="${release}-probewheel." -v c="${committed}" '
+    BEGIN { k = split(c, lines, "\n"); for (i = 1; i <= k; i++) keep[lines[i]] = 1 }
+    $0 ~ /^#/ || index($1, r) != 1 || $2 == "-" || ($0 in keep)' "${PW_VERSIONS}" >"${PW_VERSIONS}.tmp"
+  n=$(awk -v r="${release}-probewheel." '$1 !~ /^#/ && index($1, r) == 1 {n = substr($1, length(r) + 1) + 0; if (n > max) max = n} END {print max + 1}' "${PW_VERSIONS}.tmp")
+  v=${release}-probewheel.${n}
+  echo "${v} ${sum}" >>"${PW_VERSIONS}.tmp"
+  mv "${PW_VERSIONS}.tmp" "${PW_VERSIONS}"
+  pw::log "series/versions: ${v} is patch set ${sum}"
+  echo "${v}"
+}
+# The fork versions: series/versions gives each patch set of a release its own
+# "<release>-probewheel.<N>", one line "<fork version> <patch set>" each (the patch
+# set as pw::series_sum names it). make patches writes it (pw::assign_version), make
+# test checks it (hack/versions.sh --check); nobody edits it. PW_FORK_VERSION is
+# KUBE_VERSION's series' version, empty while series/versions has none for it (a
+# script that builds or names a kubelet asks pw::fork_version, which says why).
+PW_VERSIONS=${PW_VERSIONS:-${PW_ROOT}/series/versions}
 
 PW_OUTPUT=${PW_OUTPUT:-${PW_ROOT}/_output}
 # Overridable so tests running in a scratch copy can share the imported trees.
@@ -428,11 +475,26 @@ pw::patch_files() {
 # pw::series_sum <v1.minor> [patches dir]: the first 12 hex digits of the
 # sha256 of that series' patch files (under patches/, or the directory given),
 # in apply order: what a recorded result names as the patch set it checked.
-pw::series_sum() {
+pw::series_sum() { pw::dir_sum "${2:-${PW_PATCHES_ROOT}}/$1"; }
+# pw::dir_sum <dir>: the same sum of the series in <dir> (a generator's output).
+pw::dir_sum() {
   local -a files
-  mapfile -t files < <(pw::patch_files "${2:-${PW_PATCHES_ROOT}}/$1")
-  ((${#files[@]} > 0)) || pw::die "patches/$1 has no patches"
+  mapfile -t files < <(pw::patch_files "$1")
+  ((${#files[@]} > 0)) || pw::die "${1#"${PW_ROOT}/"} has no patches"
   cat "${files[@]}" | sha256sum | cut -c1-12
+}
+# pw::generated_version <release> <dir>: the fork version of the series a generator
+# wrote to <dir>: into patches/ (make patches) it assigns one, elsewhere (a check's
+# regeneration) it only looks it up, and a patch set with none fails the check.
+pw::generated_version() {
+  local release=$1 dir=$2 sum
+  sum=$(pw::dir_sum "${dir}")
+  if [[ ${dir} == "${PW_PATCHES_ROOT}/$(pw::minor_of "${release}")" ]]; then
+    pw::assign_version "${release}" "${sum}"
+  else
+    pw::version_of "${release}" "${sum}" ||
+      pw::die "patch set ${sum} of ${release} has no fork version in series/versions: run make patches and commit series/versions with patches/"
+  fi
 }
 
 # The folders runs write their results to: a run's own output, or another's,
@@ -594,3 +656,6 @@ pw::use_released_staging() {
     pw::die "${gomod}: unexpected staging replace left after rewrite"
   fi
 }
+
+# Last, once every function it calls is defined (hack/lib.sh's fork versions, above).
+PW_FORK_VERSION=$(pw::version_of "${KUBE_VERSION}" || true)

@@ -35,7 +35,7 @@ if [[ ${minor} == "${main_minor}" ]]; then
   "${PW_ROOT}/hack/set-kube-version.sh" "${new}"
   "${PW_ROOT}/hack/rebase-patches.sh" "${old}"
   "${PW_ROOT}/hack/update-minors.sh"
-  echo "the main line moved from ${old} to ${new}; reset PROBEWHEEL_RELEASE in hack/lib.sh to 1 if no other release moved"
+  echo "the main line moved from ${old} to ${new}"
 elif [[ -f ${PW_MINORS_DIR}/${minor}/release ]]; then
   old=$(head -n1 "${PW_MINORS_DIR}/${minor}/release")
   [[ ${new} != "${old}" ]] || pw::die "patches/${minor} is on ${new} already"

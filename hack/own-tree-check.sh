@@ -22,6 +22,9 @@ readme=${PW_ROOT}/README.md
 block=$(sed -n '/^<!-- own-tree -->$/,/^<!-- \/own-tree -->$/p' "${readme}" | sed -n '/^```sh$/,/^```$/p' | sed '1d;$d')
 [[ -n ${block} ]] || pw::die "README.md has no sh block between <!-- own-tree --> and <!-- /own-tree -->"
 main=${PW_MAIN_VERSION}
+main_fork=$(pw::fork_version)
+grep -F "git tag ${main_fork}" <<<"${block}" >/dev/null ||
+  pw::die "README.md's own-tree block does not tag the main line's fork version ${main_fork} (series/versions)"
 grep -F "git checkout ${main}" <<<"${block}" >/dev/null || grep -F -- "--branch ${main}" <<<"${block}" >/dev/null ||
   pw::die "README.md's own-tree block does not start from the main line's release ${main}"
 
@@ -30,7 +33,7 @@ trap 'rm -rf "${work}"' EXIT
 failed=0
 while read -r release; do
   minor=$(pw::minor_of "${release}")
-  fork=$(KUBE_VERSION=${release} bash -c 'source "$1/hack/lib.sh" && echo "${PW_FORK_VERSION}"' _ "${PW_ROOT}")
+  fork=$(KUBE_VERSION=${release} bash -c 'source "$1/hack/lib.sh" && pw::fork_version' _ "${PW_ROOT}")
   base=$(pw::ensure_pristine "${release}")
   tree=${work}/${release}/kubernetes
   git clone -q --shared --no-checkout "${PW_PRISTINE_GIT}" "${tree}"
@@ -41,6 +44,7 @@ while read -r release; do
     while IFS= read -r line; do
       line=${line%%#*} # comments
       [[ -n ${line// /} ]] || continue
+      line=${line//${main_fork}/${fork}} # each release's number is its own
       line=${line//${main}/${release}}
       line=${line//v${KUBE_MAJOR}.${KUBE_MINOR}/${minor}}
       line=${line//\/path\/to\/probewheel/${PW_ROOT}}

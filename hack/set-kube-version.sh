@@ -66,5 +66,5 @@ go.mod moved from k8s.io/kubernetes ${old} to ${new} (staging modules ${staging}
 Next:
   hack/rebase-patches.sh ${old}   # git am -3 patches/ onto pristine ${new}, copy the result into pkg/
   make patches verify-patches test kubelet upstream-test
-and reset PROBEWHEEL_RELEASE in hack/lib.sh to 1.
+(make patches gives the moved series its fork version in series/versions).
 EOF

@@ -1,0 +1,3 @@
+package prober
+
+func a() {}

@@ -1,0 +1,5 @@
+package prober
+
+func a() {}
+
+func canInheritProbeState() bool { return true }

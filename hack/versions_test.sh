@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Table test of hack/versions.sh --check (make verify-versions runs it): each case is a
+# series/versions, a release record and a CHANGELOG heading, and whether the check must
+# pass; a case the check judges wrongly fails the test.
+set -euo pipefail
+shopt -s inherit_errexit
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "${work}"' EXIT
+
+legacy='v1.37.2-probewheel.1 -'
+good='v1.37.2-probewheel.2 9480d2da9731'
+record=$'release: v1.37.2\nseries: patches/v1.37, 10 patches, sha256 9480d2da9731\nkubelet: Kubernetes v1.37.2-probewheel.2'
+failed=0
+# case <name> <want: pass|fail> <series/versions> <record> <CHANGELOG heading>
+case_() {
+  local name=$1 want=$2 dir=${work}/$1 got=pass
+  mkdir -p "${dir}/releases"
+  printf '# a comment\n%s\n' "$3" >"${dir}/versions"
+  [[ -z $4 ]] || printf '%s\n' "$4" >"${dir}/releases/v1.37.2.txt"
+  printf '# Changelog\n\n%s\n\ntext naming v1.37.2-probewheel.9 outside a heading\n' "$5" >"${dir}/CHANGELOG.md"
+  PW_VERSIONS=${dir}/versions PW_RECORDS=${dir}/releases PW_CHANGELOG=${dir}/CHANGELOG.md \
+    "${here}/versions.sh" --check >"${dir}/out" 2>&1 || got=fail
+  if [[ ${got} == "${want}" ]]; then
+    echo "ok   ${name} (${got})"
+  else
+    echo "FAIL ${name}: the check said ${got}, want ${want}:"
+    sed 's/^/     /' "${dir}/out"
+    failed=1
+  fi
+}
+case_ agree pass "${legacy}"$'\n'"${good}" "${record}" "## v1.37.2-probewheel.2 (patch set 9480d2da9731), v1.37.2-probewheel.1 (before)"
+case_ version-twice fail "${good}"$'\n''v1.37.2-probewheel.2 0123456789ab' "${record}" "## Unreleased"
+case_ patch-set-twice fail "${good}"$'\n''v1.37.2-probewheel.3 9480d2da9731' "${record}" "## Unreleased"
+case_ same-set-other-release pass "${good}"$'\n''v1.36.5-probewheel.1 9480d2da9731' "${record}" "## Unreleased"
+case_ malformed fail "${good}"$'\n''v1.37.2-probewheel.x 9480d2da9731' "${record}" "## Unreleased"
+case_ record-other-set fail "${good}" "${record/sha256 9480d2da9731/sha256 0123456789ab}" "## Unreleased"
+case_ record-unknown fail "${good}" "${record/probewheel.2/probewheel.7}" "## Unreleased"
+case_ record-several fail "${legacy}" "${record/probewheel.2/probewheel.1}" "## Unreleased"
+case_ heading-no-set fail "${good}" "${record}" "## v1.37.2-probewheel.2"
+case_ heading-other-set fail "${good}" "${record}" "## v1.37.2-probewheel.2 (patch set 0123456789ab)"
+case_ heading-unknown fail "${good}" "${record}" "## v1.37.2-probewheel.3 (patch set 9480d2da9731)"
+exit "${failed}"

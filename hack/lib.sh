@@ -207,14 +207,24 @@ pw::version_ldflags() {
 PW_KUBELET_TAGS=selinux,notest,grpcnotrace
 # pw::tree_go <go arguments>: go in a kubernetes tree (the current directory).
 # With PW_RELEASE_GO=1 (release records), the Go upstream builds the release
-# with, which its .go-version names, through GOTOOLCHAIN from the module proxy.
+# with, which its .go-version names, through GOTOOLCHAIN from the module proxy;
+# so too for a release whose go.mod needs a newer Go than the host's (1.38 needs
+# Go 1.27, the host has 1.26), which the host's Go could not build at all.
 pw::tree_go() {
-  if [[ ${PW_RELEASE_GO:-} == 1 ]]; then
-    [[ -f .go-version ]] || pw::die "PW_RELEASE_GO=1: ${PWD} has no .go-version"
+  if [[ ${PW_RELEASE_GO:-} == 1 ]] || pw::go_too_old go.mod; then
+    [[ -f .go-version ]] || pw::die "${PWD} has no .go-version to take the release's Go from"
     GOTOOLCHAIN=go$(<.go-version) go "$@"
   else
     go "$@"
   fi
+}
+# pw::go_too_old <go.mod>: true when its go line names a newer Go than the host's.
+pw::go_too_old() {
+  local want have
+  want=$(sed -n 's/^go \([0-9.]*\)$/\1/p' "$1" 2>/dev/null)
+  have=$(GOTOOLCHAIN=local go env GOVERSION)
+  have=${have#go}
+  [[ -n ${want} && ${want} != "${have}" && $(printf '%s\n%s\n' "${want}" "${have}" | sort -V | tail -n1) == "${want}" ]]
 }
 
 # pw::stamped_go_build <out> <version> <ldflags> <inputs> <package> [go build flag...]
@@ -274,7 +284,9 @@ pw::pgit() { git --git-dir="${PW_PRISTINE_GIT}" "$@"; }
 # so that looking up another version never touches our go.mod/go.sum.
 pw::module_dir() {
   local version=$1 json dir
-  json=$(cd / && GOFLAGS=-mod=mod go mod download -json "${PW_UPSTREAM_MODULE}@${version}" 2>&1) ||
+  # GOTOOLCHAIN=auto: a release whose go.mod needs a newer Go than the host's (1.38's go
+  # 1.27.0) is downloaded by that Go, itself fetched through the module proxy.
+  json=$(cd / && GOTOOLCHAIN=auto GOFLAGS=-mod=mod go mod download -json "${PW_UPSTREAM_MODULE}@${version}" 2>&1) ||
     pw::die "go mod download ${PW_UPSTREAM_MODULE}@${version}: $(sed -n 's/^[[:space:]]*"Error": "\(.*\)",\{0,1\}$/\1/p' <<<"${json}" | head -n1 | sed 's/\\n.*//') (is ${version} a release the module proxy has? supported: $(pw::supported_versions | tr '\n' ' '))"
   dir=$(sed -n 's/^[[:space:]]*"Dir": "\(.*\)",\{0,1\}$/\1/p' <<<"${json}")
   [[ -n ${dir} && -d ${dir} ]] || pw::die "no module directory for ${PW_UPSTREAM_MODULE}@${version}: ${json}"
@@ -283,7 +295,7 @@ pw::module_dir() {
 
 # pw::module_sum prints the h1: hash of the k8s.io/kubernetes@$1 module zip.
 pw::module_sum() {
-  (cd / && GOFLAGS=-mod=mod go mod download -json "${PW_UPSTREAM_MODULE}@$1") |
+  (cd / && GOTOOLCHAIN=auto GOFLAGS=-mod=mod go mod download -json "${PW_UPSTREAM_MODULE}@$1") |
     sed -n 's/^[[:space:]]*"Sum": "\(.*\)",\{0,1\}$/\1/p'
 }
 

@@ -4,7 +4,7 @@
 # fork version, and the prober package's tests pass in that tree with -race,
 # the ProbeTimerWheel gate on and off.
 #
-#   hack/minors-test.sh [--no-race] [--no-kubelet] [--upstream] [--kind] [--record] [vX.Y.Z ...]
+#   hack/minors-test.sh [--no-race] [--no-kubelet] [--upstream] [--series] [--kind] [--record] [vX.Y.Z ...]
 #       default releases: every older supported one; the main line's may be named too
 #   --no-race   the prober package's tests without -race (make ci): with the release build's
 #               tags, as every suite here builds (hack/upstream-test.sh), they then reuse what
@@ -17,6 +17,9 @@
 #               new; the prober's tests compile the package and what it imports in each tree
 #   --upstream  also upstream's whole suites in the tree, gate on and off
 #               (hack/upstream-test.sh's packages; ~5 min a release more)
+#   --series    also each commit of the release's series on its own (hack/verify-series.sh:
+#               it builds and passes the tests of the packages it touches, gate on and off);
+#               make ci leaves this to the main line's record (~10 min warm)
 #   --kind      also a kind cluster of the release: the e2e suite on a patched
 #               cluster (make kind-e2e-suite), then a mixed stock/patched
 #               cluster brought up and down (kind-up checks every node's kubelet
@@ -34,13 +37,14 @@ shopt -s inherit_errexit
 # shellcheck source=hack/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-upstream= kind= record= kubelet=1 test_flags=-race
+upstream= series= kind= record= kubelet=1 test_flags=-race
 releases=()
 for a in "$@"; do
   case ${a} in
     --no-race) test_flags= ;; # the release build's tags come from hack/upstream-test.sh
     --no-kubelet) kubelet= ;;
     --upstream) upstream=1 ;;
+    --series) series=1 ;;
     --kind) kind=1 ;;
     --record) record=1 ;;
     v*) releases+=("${a}") ;;
@@ -107,6 +111,13 @@ for r in "${releases[@]}"; do
   if [[ -n ${upstream} ]]; then
     suites upstream "upstream suites" 1
   fi
+  if [[ -n ${series} ]]; then
+    out=${log_dir}/${r}-series.txt
+    pw::log "${r}: each commit of the series on its own (hack/verify-series.sh)"
+    KUBE_VERSION=${r} "${PW_ROOT}/hack/verify-series.sh" 2>&1 | tee "${out}"
+    n=$(pw::patch_files "${PW_PATCHES_ROOT}/${minor}" | wc -l)
+    lines+=("series commits, each on its own: $(awk -v n="${n}" '$2 == "ok" && $3 != "FAIL" {ok++} END {print ok + 0 " of " n " build and pass their packages'"'"' tests, gate off too once the prober reads it"}' "${out}")")
+  fi
   if [[ -n ${kind} ]]; then
     unset PW_RELEASE_GO
     out=${log_dir}/${r}-kind-e2e.txt
@@ -130,7 +141,7 @@ for r in "${releases[@]}"; do
       echo "release: ${r}"
       echo "series: patches/${minor}, $(pw::patch_files "${PW_PATCHES_ROOT}/${minor}" | wc -l) patches, sha256 $(pw::series_sum "${minor}")"
       echo "recorded: $(date -u +%Y-%m-%d), commit $(git -C "${PW_ROOT}" rev-parse --short HEAD)$(pw::dirty_suffix pkg series patches hack e2e bench), $(pw::machine)"
-      echo "command: hack/minors-test.sh$([[ ${test_flags} == -race ]] || echo " --no-race")${upstream:+ --upstream}${kind:+ --kind} --record ${r}"
+      echo "command: hack/minors-test.sh$([[ ${test_flags} == -race ]] || echo " --no-race")${upstream:+ --upstream}${series:+ --series}${kind:+ --kind} --record ${r}"
       printf '%s\n' "${lines[@]}"
     } >"${PW_ROOT}/e2e/results/releases/${r}.txt"
   fi

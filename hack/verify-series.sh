@@ -79,7 +79,7 @@ for i in "${!patches[@]}"; do
   # exports (go doc -all, which reads sources only): otherwise they compile as
   # they did at the commit before, and building them again costs a minute a
   # commit on two cores for nothing.
-  api=$(GOFLAGS=-mod=mod go doc -all ./pkg/kubelet/prober) || pw::die "${name}: go doc ./pkg/kubelet/prober failed"
+  api=$(GOFLAGS=-mod=mod pw::tree_go doc -all ./pkg/kubelet/prober) || pw::die "${name}: go doc ./pkg/kubelet/prober failed"
   dependents=()
   if [[ ${api} != "${prev_api:-}" ]] ||
     git diff-tree --no-commit-id --name-only -r HEAD | grep -v '^pkg/kubelet/prober/' | grep '\.go$' >/dev/null; then
@@ -89,11 +89,11 @@ for i in "${!patches[@]}"; do
   pw::log "[${n}/${#patches[@]}] ${name}: build ${dependents[*]:-(prober API unchanged)}, then go test ${pkgs[*]}"
   {
     echo "+ go build ${dependents[*]:-(skipped: the prober API and the files outside it are unchanged)}"
-    if ((${#dependents[@]} > 0)); then go build "${goflags[@]}" "${dependents[@]}"; fi &&
+    if ((${#dependents[@]} > 0)); then pw::tree_go build "${goflags[@]}" "${dependents[@]}"; fi &&
       echo "+ go vet ./pkg/kubelet/prober/..." &&
-      go vet "${goflags[@]}" ./pkg/kubelet/prober/... &&
+      pw::tree_go vet "${goflags[@]}" ./pkg/kubelet/prober/... &&
       echo "+ go test ${pkgs[*]}" &&
-      go test "${goflags[@]}" -count=1 "${pkgs[@]}"
+      pw::tree_go test "${goflags[@]}" -count=1 "${pkgs[@]}"
   } >"${log}" 2>&1 || result=FAIL
   # Gate off: upstream's loop. Until the prober reads the gate, off runs what on runs.
   gate=-
@@ -101,7 +101,7 @@ for i in "${!patches[@]}"; do
     gate=ok
     {
       echo "+ go test ${gate_off} ./pkg/kubelet/prober/..."
-      go test "${goflags[@]}" -count=1 "${gate_off}" ./pkg/kubelet/prober/...
+      pw::tree_go test "${goflags[@]}" -count=1 "${gate_off}" ./pkg/kubelet/prober/...
     } >>"${log}" 2>&1 || gate=FAIL
   fi
   if [[ ${result} != ok || ${gate} == FAIL ]]; then

@@ -162,18 +162,16 @@ upstream-test:
 	hack/upstream-test.sh
 	hack/upstream-test.sh --gate-off
 
-## ci: what .ci/run runs: the tests, the patched kubelet, each commit of the series on its own,
-## upstream's suites in the patched tree, each older minor's prober package tests (without
-## -race, with the release build's tags; the older kubelets are built by their release records,
-## which make test holds to the current series: hack/minors-test.sh --no-race --no-kubelet), then the e2e
-## suite on kind where hack/kind-preflight.sh says Docker can run it (make kind-ci), else on the
-## local cluster where hack/e2e-preflight.sh says it can run (root, cgroups, netns), else none,
-## saying why
+## ci: what .ci/run runs: the tests, the patched kubelet, upstream's suites in the patched tree
+## with the gate on and off, then the e2e suite on kind where hack/kind-preflight.sh says Docker
+## can run it (make kind-ci), else on the local cluster where hack/e2e-preflight.sh says it can
+## run (root, cgroups, netns), else none, saying why. Each commit of the series on its own
+## (make verify-series) and every supported release's kubelet, prober tests with -race and
+## upstream's suites run in the release records (hack/minors-test.sh --record; the main line's
+## with --series), which make test holds to the current series (hack/releases-table.sh --check)
 ci: test kubelet
 	_output/bin/kubelet --version
-	$(MAKE) verify-series
 	$(MAKE) upstream-test
-	$(MAKE) minors MINORS_FLAGS="--no-race --no-kubelet"
 	@if hack/kind-preflight.sh; then \
 	  $(MAKE) kind-ci; \
 	elif hack/e2e-preflight.sh; then \

@@ -594,6 +594,7 @@ pw::prepare_tree() {
     {
       echo "${flavor} ${KUBE_VERSION} ${PW_FORK_VERSION} ${base}"
       cat "${PW_ROOT}/hack/lib.sh"
+      pw::substitutes_file | xargs -r cat
       if [[ ${flavor} == probewheel ]]; then
         local p
         while read -r p; do
@@ -639,6 +640,7 @@ pw::prepare_tree() {
         fi
       fi
       pw::use_released_staging go.mod
+      pw::substitute
       # go.work lists ./staging/src/... which the module zip does not have.
       rm -f go.work go.work.sum
       echo "${want}" >"${stamp}"
@@ -655,6 +657,55 @@ pw::release_tree() {
     exec {PW_TREE_LOCK_FD}>&-
     PW_TREE_LOCK_FD=
   fi
+}
+
+# pw::substitutes_file prints the path of KUBE_VERSION's substitutes, if it has any:
+# series/minors/<minor>/substitutes (series/substitutes for the main line), for a
+# release whose go.mod requires modules the Go module proxy does not serve (1.38's
+# pre-releases: staging modules not yet published, a dependency whose zip it refuses).
+pw::substitutes_file() {
+  local f=${PW_MINORS_DIR}/${PW_KUBE_MINOR}/substitutes
+  [[ -n ${PW_IS_MAIN} ]] && f=${PW_SERIES_DIR}/substitutes
+  [[ ! -f ${f} ]] || echo "${f}"
+}
+# pw::substitutes_line: what a record says of them, or nothing.
+pw::substitutes_line() {
+  local f
+  f=$(pw::substitutes_file)
+  [[ -n ${f} ]] || return 0
+  echo "substitutes (${f#"${PW_ROOT}/"}, modules the module proxy does not serve): $(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "${f}" | paste -sd ';' | sed 's/;/; /g')"
+}
+# pw::substitute, in a tree whose go.mod the staging rewrite made: each module of
+# pw::substitutes_file, one a line, "<module> <instead>", <instead> being
+#   vX.Y.Z               another version of it, which the proxy serves;
+#   empty                a module with nothing in it: nothing built imports it, but
+#                        go.mod requires it, and the go command reads every requirement;
+#   from <release> <dir> <release>'s package tree <dir> as that module (a package that
+#                        became a staging module), its imports of itself rewritten, its
+#                        tests and examples left out.
+pw::substitute() {
+  local f mod what rel dir target
+  f=$(pw::substitutes_file)
+  [[ -n ${f} ]] || return 0
+  while read -r mod what rel dir; do
+    case ${what} in
+      v*) target="${mod} ${what}" ;;
+      empty | from)
+        target=./_substitutes/${mod}
+        mkdir -p "${target}"
+        if [[ ${what} == from ]]; then
+          cp -r "$(pw::module_dir "${rel}")/${dir}/." "${target}/"
+          chmod -R u+w "${target}"
+          rm -rf "${target}/examples"
+          find "${target}" -name '*_test.go' -delete
+          grep -rlF "${PW_UPSTREAM_MODULE}/${dir}" "${target}" | xargs -r sed -i "s#${PW_UPSTREAM_MODULE}/${dir}#${mod}#g"
+        fi
+        printf 'module %s\n\ngo 1.26\n' "${mod}" >"${target}/go.mod"
+        ;;
+      *) pw::die "${f#"${PW_ROOT}/"}: '${mod} ${what}': want a version, empty or from <release> <dir>" ;;
+    esac
+    pw::tree_go mod edit -dropreplace="${mod}" -replace="${mod}=${target/ /@}"
+  done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "${f}")
 }
 
 # pw::use_released_staging <go.mod> rewrites the replace directives

@@ -100,6 +100,8 @@ for r in "${releases[@]}"; do
     export PW_RELEASE_GO=1
     gov=$(<"$(go env GOMODCACHE)/k8s.io/kubernetes@${r}/.go-version")
     lines+=("go: go${gov} (${r}'s .go-version) for the kubelet and the suites${kind:+; $(go version | cut -d' ' -f3) (the host's) for kind's images}")
+    sub=$(KUBE_VERSION=${r} bash -c 'source "$1"; pw::substitutes_line' _ "${PW_ROOT}/hack/lib.sh")
+    [[ -z ${sub} ]] || lines+=("${sub}")
   fi
   if [[ -n ${kubelet} ]]; then
     pw::log "${r}: kubelet"

@@ -6,6 +6,7 @@
 #                                  then hack/rebase-patches.sh, then make patches
 #   hack/move-release.sh v1.36.4   an older minor: series/minors/v1.36/release, then
 #                                  hack/update-minors.sh v1.36
+#   hack/move-release.sh v1.38.0-rc.0  the next minor's series to its newer pre-release, the same way
 #
 # A conflict stops it with where to resolve it and what to run next. Then:
 # make test, make kubelet KUBE_VERSION=<release>, make minors (docs/fork.md).
@@ -16,8 +17,8 @@ if [[ ${new} == -h || ${new} == --help ]]; then
   sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"
   exit 0
 fi
-[[ ${new} =~ ^v1\.[0-9]+\.[0-9]+$ ]] || {
-  echo "usage: $0 v1.Y.Z (a k8s.io/kubernetes release in the module proxy)" >&2
+[[ ${new} =~ ^v1\.[0-9]+\.[0-9]+(-(alpha|beta|rc)\.[0-9]+)?$ ]] || {
+  echo "usage: $0 v1.Y.Z[-rc.N] (a k8s.io/kubernetes release or pre-release in the module proxy)" >&2
   exit 2
 }
 unset KUBE_VERSION

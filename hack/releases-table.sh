@@ -6,7 +6,10 @@
 #   hack/releases-table.sh --update   write it into README.md between its markers
 #   hack/releases-table.sh --check    fail unless README.md holds exactly that table and
 #                                     every supported release's record names its series
-#                                     as it is now (make verify-docs, part of make test)
+#                                     as it is now, with upstream's suites, and the main
+#                                     line's with each commit of the series on its own
+#                                     (make verify-docs, part of make test): what make ci
+#                                     leaves to the records
 set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck source=hack/lib.sh
@@ -47,12 +50,19 @@ table() {
     got=$(field "${f}" series | sed -n 's/.*sha256 \([0-9a-f]*\).*/\1/p')
     [[ ${got} == "${want}" ]] ||
       problems+=("${r}: recorded on patches/${minor} sha256 ${got}, the series is ${want} now (run hack/minors-test.sh --upstream --kind --record ${r})")
+    # What left make ci runs here: upstream's suites in every record, each commit of the
+    # series on its own in the main line's.
+    grep -q '^upstream suites' "${f}" ||
+      problems+=("${r}: the record has no upstream suites (run hack/minors-test.sh --upstream ... --record ${r})")
+    if [[ ${r} == "${PW_MAIN_VERSION}" ]] && ! grep -q "^series commits, each on its own: \([0-9]*\) of \1 " "${f}"; then
+      problems+=("${r}: the main line's record does not show every commit of the series passing on its own (run hack/minors-test.sh --upstream --series --record ${r})")
+    fi
     kind=$(cell "${f}" 'kind e2e suite')
     [[ -z ${kind} ]] || kind="e2e suite: ${kind}"
     if grep -q '^kind, mixed cluster' "${f}"; then
       kind+="; a mixed stock/patched cluster up"
     fi
-    echo "| ${r}$([[ ${r} == "${PW_MAIN_VERSION}" ]] && echo ' (main line)') | [patches/${minor}](patches/${minor}/README.md) ($(field "${f}" series | sed 's/^[^,]*, \([0-9]*\) patches.*/\1/') commits) | $(field "${f}" kubelet | sed 's/^Kubernetes //') | $(field "${f}" go | cut -d' ' -f1) | $(cell "${f}" 'prober package') | $(cell "${f}" 'upstream suites' | sed 's/([^)]*)//g; s/  */ /g') | ${kind:-–} | $(field "${f}" recorded | cut -d, -f1) ([record](e2e/results/releases/${r}.txt)) |"
+    echo "| ${r}$([[ ${r} == "${PW_MAIN_VERSION}" ]] && echo ' (main line)')$([[ ${r} == *-* ]] && echo ' (pre-release)') | [patches/${minor}](patches/${minor}/README.md) ($(field "${f}" series | sed 's/^[^,]*, \([0-9]*\) patches.*/\1/') commits) | $(field "${f}" kubelet | sed 's/^Kubernetes //') | $(field "${f}" go | cut -d' ' -f1) | $(cell "${f}" 'prober package') | $(cell "${f}" 'upstream suites' | sed 's/([^)]*)//g; s/  */ /g') | ${kind:-–} | $(field "${f}" recorded | cut -d, -f1) ([record](e2e/results/releases/${r}.txt)) |"
   done < <(pw::supported_versions)
 }
 

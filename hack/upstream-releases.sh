@@ -7,9 +7,12 @@
 # a release upstream ships must not fail CI (the parsing's test,
 # hack/tools/upstreamreleases, is).
 #
-#   hack/upstream-releases.sh            print it
-#   hack/upstream-releases.sh --record   also write e2e/results/releases/upstream-<UTC date>.txt,
-#                                        committed with a move (docs/fork.md)
+#   hack/upstream-releases.sh                 print it
+#   hack/upstream-releases.sh --record [NAME]  also write e2e/results/releases/NAME.txt (default
+#                                             upstream-<UTC date>), committed with a move
+#                                             (docs/fork.md)
+#   UPSTREAM_PINNED="v1.37.2 v1.36.3"         ask from these releases instead of the supported
+#                                             ones (the pins before a move: what justified it)
 set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck source=hack/lib.sh
@@ -18,12 +21,10 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 record=
 case ${1:-} in
   "") ;;
-  --record) record=1 ;;
+  --record) record=${2:-upstream-$(date -u +%Y%m%d)} ;;
   -h | --help) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0" && exit 0 ;;
   *) pw::die "unknown argument $1 (see --help)" ;;
 esac
-main_minor=$(pw::minor_of "${PW_MAIN_VERSION}")
-next="v1.$((${main_minor#v1.} + 1))"
 work=$(mktemp -d)
 trap 'rm -rf "${work}"' EXIT
 {
@@ -32,15 +33,23 @@ trap 'rm -rf "${work}"' EXIT
   # Every upstream file a series changes (a new file of ours is in neither release).
   cat "${PW_PATCHES_ROOT}"/v1.*/*.patch | sed -n 's#^diff --git a/\(.*\) b/.*$#\1#p'
 } | LC_ALL=C sort -u >"${work}/paths"
-mapfile -t pinned < <(pw::supported_versions)
+if [[ -n ${UPSTREAM_PINNED:-} ]]; then
+  read -r -a pinned <<<"${UPSTREAM_PINNED}"
+else
+  mapfile -t pinned < <(pw::supported_versions)
+fi
+# The next minor: the one after the newest supported (1.38's pre-release series, once it
+# exists, is asked about as a pinned release).
+newest=$(printf '%s\n' "${pinned[@]}" | sed 's/^v1\.\([0-9]*\).*/\1/' | sort -n | tail -n1)
+next="v1.$((newest + 1))"
 (cd "${PW_ROOT}" && go build -o "${work}/upstreamreleases" ./hack/tools/upstreamreleases)
 {
   echo "make upstream-releases on $(date -u +%Y-%m-%d), commit $(git -C "${PW_ROOT}" rev-parse --short HEAD): the module proxy ($(go env GOPROXY | cut -d, -f1)) asked for each version in turn"
-  echo "pinned: ${pinned[*]} (main line ${PW_MAIN_VERSION}); compared: $(wc -l <"${work}/paths") paths (pkg/kubelet/prober/, pkg/probe/ and the files the series touch)"
+  echo "pinned: ${pinned[*]}${UPSTREAM_PINNED:+ (UPSTREAM_PINNED)} (main line ${PW_MAIN_VERSION}); compared: $(wc -l <"${work}/paths") paths (pkg/kubelet/prober/, pkg/probe/ and the files the series touch)"
   "${work}/upstreamreleases" -next "${next}" -paths "${work}/paths" "${pinned[@]}"
 } | tee "${work}/out"
 if [[ -n ${record} ]]; then
-  out=${PW_ROOT}/e2e/results/releases/upstream-$(date -u +%Y%m%d).txt
+  out=${PW_ROOT}/e2e/results/releases/${record}.txt
   cp "${work}/out" "${out}"
   echo "wrote ${out#"${PW_ROOT}/"}"
 fi

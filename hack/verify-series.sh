@@ -66,6 +66,7 @@ for i in "${!patches[@]}"; do
   }
   ((n >= from)) || continue
   pw::use_released_staging go.mod
+  pw::substitute
   rm -f go.work go.work.sum
   # The packages the commit touches, and the prober's, which every commit is about.
   mapfile -t pkgs < <({

@@ -11,7 +11,9 @@
 #       series/versions does not give to the patch set the record checked;
 #     - a heading of CHANGELOG.md names a version without its patch set, "<version>
 #       (patch set <sum>)", or with another than series/versions gives it. A version
-#       series/versions marks "-" (several builds, before 2026-11-28) needs none.
+#       series/versions marks "-" (several builds, before 2026-11-28) needs none;
+#     - README.md, docs/ or a series' README names a fork version that is not its release's
+#       current one.
 #
 # PW_VERSIONS, PW_RECORDS and PW_CHANGELOG point the check elsewhere (its test,
 # hack/versions_test.sh).
@@ -85,6 +87,16 @@ done < <(awk '/^## / {
       printf "%d\t%s\t%s\n", NR, v, s
     }
   }' "${changelog}")
+
+# The pages name the current builds only (CHANGELOG.md keeps the history).
+if [[ -z ${PW_RECORDS:-} ]]; then
+  while IFS=: read -r file line v; do
+    r=${v%-probewheel.*}
+    cur=$(pw::version_of "${r}" 2>/dev/null || true)
+    [[ ${v} == "${cur}" ]] ||
+      problems+=("${file}:${line}: names ${v}; ${r}'s series is ${cur:-not supported}")
+  done < <(cd "${PW_ROOT}" && grep -noE 'v1\.[0-9]+\.[0-9]+(-(alpha|beta|rc)\.[0-9]+)?-probewheel\.[0-9]+' README.md docs/*.md patches/*/README.md || true)
+fi
 
 if ((${#problems[@]} > 0)); then
   printf '!!! %s\n' "${problems[@]}" >&2

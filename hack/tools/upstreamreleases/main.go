@@ -140,11 +140,21 @@ func served(p proxy, next func(i int) string) ([]info, error) {
 	return out, fmt.Errorf("more than 100 versions after %s: stopped", next(0))
 }
 
-// newerPatches: the patch releases of pinned's minor after it that the proxy serves.
+// newerPatches: the releases of pinned's minor after it that the proxy serves: its patch
+// releases, and for a pre-release (v1.38.0-beta.0) the later pre-releases and releases too.
 func newerPatches(p proxy, pinned string) ([]info, error) {
 	s, err := parseRelease(pinned)
 	if err != nil {
 		return nil, err
+	}
+	if strings.Contains(pinned, "-") {
+		all, err := minorReleases(p, fmt.Sprintf("v%d.%d", s.major, s.minor))
+		for i, r := range all {
+			if r.Version == pinned {
+				return all[i+1:], err
+			}
+		}
+		return nil, fmt.Errorf("pinned %s: the proxy does not list it among v%d.%d's releases", pinned, s.major, s.minor)
 	}
 	return served(p, func(i int) string { return fmt.Sprintf("v%d.%d.%d", s.major, s.minor, s.patch+1+i) })
 }

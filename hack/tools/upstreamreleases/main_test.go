@@ -84,6 +84,8 @@ func TestFindReleases(t *testing.T) {
 		{"v1.36.3", []string{"v1.36.4", "v1.36.5"}},
 		{"v1.36.5", nil},
 		{"v1.35.8", nil},
+		{"v1.38.0-alpha.0", []string{"v1.38.0-beta.0"}},
+		{"v1.38.0-beta.0", nil},
 	} {
 		got, err := newerPatches(p, tc.pinned)
 		if err != nil {

@@ -13,8 +13,9 @@
 // The proxy's version list (go list -m -versions) is incomplete: it left out v1.36.5
 // while serving it. So releases are found by asking for each one in turn, patch
 // number after patch number (pre-releases alpha.N, beta.N, rc.N, then .0, .1, ...),
-// until the proxy refuses one. A refusal ends a sequence; any other error fails the
-// run, since "nothing newer" must not be said of a proxy that did not answer.
+// until the proxy has refused three in a row (it refuses some between served ones:
+// v1.35.7, not v1.35.8). Any other error fails the run, since "nothing newer" must
+// not be said of a proxy that did not answer.
 package main
 
 import (
@@ -124,18 +125,28 @@ func parseRelease(v string) (semver, error) {
 	return s, nil
 }
 
-// served asks for each version that next gives, in order, until the proxy refuses one.
+// gap is how many refusals in a row end a sequence: the proxy serves some releases and
+// refuses others between them (v1.35.7 refused, v1.35.8 served).
+const gap = 3
+
+// served asks for each version that next gives, in order, until the proxy has refused gap
+// in a row.
 func served(p proxy, next func(i int) string) ([]info, error) {
 	var out []info
+	refused := 0
 	for i := 0; i < 100; i++ {
 		in, err := p.info(next(i))
-		if errors.Is(err, errNotServed) {
-			return out, nil
-		}
-		if err != nil {
+		switch {
+		case errors.Is(err, errNotServed):
+			if refused++; refused == gap {
+				return out, nil
+			}
+		case err != nil:
 			return out, err
+		default:
+			refused = 0
+			out = append(out, in)
 		}
-		out = append(out, in)
 	}
 	return out, fmt.Errorf("more than 100 versions after %s: stopped", next(0))
 }

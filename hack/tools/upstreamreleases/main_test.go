@@ -82,6 +82,8 @@ func TestFindReleases(t *testing.T) {
 	}{
 		{"v1.37.2", nil},
 		{"v1.36.3", []string{"v1.36.4", "v1.36.5"}},
+		// v1.35.7 refused between served releases: the search goes past it.
+		{"v1.35.4", []string{"v1.35.5", "v1.35.6", "v1.35.8"}},
 		{"v1.36.5", nil},
 		{"v1.35.8", nil},
 		{"v1.38.0-alpha.0", []string{"v1.38.0-beta.0"}},

@@ -682,13 +682,16 @@ pw::substitutes_line() {
 #                        go.mod requires it, and the go command reads every requirement;
 #   from <release> <dir> <release>'s package tree <dir> as that module (a package that
 #                        became a staging module), its imports of itself rewritten, its
-#                        tests and examples left out.
+#                        tests and examples left out;
+#   none                 nothing: no version is served and no earlier code can stand in;
+#                        what imports it is not built, and says so (pw::unbuilt).
 pw::substitute() {
   local f mod what rel dir target
   f=$(pw::substitutes_file)
   [[ -n ${f} ]] || return 0
   while read -r mod what rel dir; do
     case ${what} in
+      none) continue ;; # nothing in its place: what imports it does not build (pw::unbuilt)
       v*) target="${mod} ${what}" ;;
       empty | from)
         target=./_substitutes/${mod}
@@ -706,6 +709,22 @@ pw::substitute() {
     esac
     pw::tree_go mod edit -dropreplace="${mod}" -replace="${mod}=${target/ /@}"
   done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "${f}")
+}
+
+# pw::unbuilt <package>..., in a prepared tree: each package whose build (tests included)
+# needs a module its substitutes mark "none" (no version served, nothing that could stand
+# in), as "<package> <module>", one a line; nothing when every one builds.
+pw::unbuilt() {
+  local f mods p m
+  f=$(pw::substitutes_file)
+  [[ -n ${f} ]] || return 0
+  mods=$(awk '$2 == "none" {print $1}' "${f}")
+  [[ -n ${mods} ]] || return 0
+  for p in "$@"; do
+    m=$(pw::tree_go list -e -mod=mod -deps -test "-tags=${PW_KUBELET_TAGS}" "${p}" 2>/dev/null |
+      grep -oFf <(sed 's#$#/#' <<<"${mods}") | head -n1 || true)
+    [[ -z ${m} ]] || echo "${p} ${m%/}"
+  done
 }
 
 # pw::use_released_staging <go.mod> rewrites the replace directives

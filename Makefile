@@ -68,8 +68,9 @@ upstream-releases:
 	hack/upstream-releases.sh $(UPSTREAM_RELEASES_FLAGS)
 
 ## verify-versions: one fork version, one build: series/versions gives each patch set of a
-## release its own <release>-probewheel.<N> (make patches writes it), and the release records
-## and CHANGELOG's headings agree with it (hack/versions.sh --check, with its table test)
+## release its own <release>-probewheel.<N> (make patches writes it), and the release records,
+## CHANGELOG's headings and the pages agree with it (hack/versions.sh --check, with its table
+## test, which also tests how make patches numbers a new patch set)
 .PHONY: verify-versions
 verify-versions:
 	hack/versions_test.sh
@@ -125,7 +126,7 @@ verify-own-tree:
 releases-table:
 	hack/releases-table.sh --update
 
-## bench: the default side-by-side comparison (~43 min on 2 cores), prints a benchstat table
+## bench: the default side-by-side comparison (~45 min on 2 cores), prints a benchstat table
 bench:
 	scripts/bench.sh default
 

@@ -56,10 +56,12 @@ PW_KIND_CNI_IMAGE=localhost/probewheel/kind-cni:${KUBE_VERSION}
 #   kindest     kind's published node image (PW_KIND_NODE_IMAGES) with the patched kubelet
 #               (hack/kind-from-base.sh): a different image, so a tag of its own
 pw::kind_image_tag() {
+  local fork
+  [[ $1 == stock ]] || fork=$(pw::fork_version) # dies, saying why, for a series without one
   case $1 in
-    probewheel) echo "${PW_KIND_REPO}:$(pw::fork_version)" ;;
+    probewheel) echo "${PW_KIND_REPO}:${fork}" ;;
     stock) echo "${PW_KIND_REPO}:${KUBE_VERSION}-stock" ;;
-    kindest) echo "${PW_KIND_REPO}:$(pw::fork_version)-kindest" ;;
+    kindest) echo "${PW_KIND_REPO}:${fork}-kindest" ;;
     *) pw::die "unknown node image $1" ;;
   esac
 }

@@ -112,7 +112,7 @@ pw::assign_version() {
   fi
   # The lines to keep: all but the release's uncommitted ones ("-" marks a version
   # of several builds, which stays whatever HEAD has).
-  committed=$(git -C "${PW_ROOT}" show "HEAD:series/versions" 2>/dev/null || true)
+  committed=$(git -C "$(dirname "${PW_VERSIONS}")" show "HEAD:./$(basename "${PW_VERSIONS}")" 2>/dev/null || true)
   touch "${PW_VERSIONS}"
   awk -v r="${release}-probewheel." -v c="${committed}" '
     BEGIN { k = split(c, lines, "\n"); for (i = 1; i <= k; i++) keep[lines[i]] = 1 }
@@ -496,16 +496,16 @@ pw::dir_sum() {
   cat "${files[@]}" | sha256sum | cut -c1-12
 }
 # pw::generated_version <release> <dir>: the fork version of the series a generator
-# wrote to <dir>: into patches/ (make patches) it assigns one, elsewhere (a check's
-# regeneration) it only looks it up, and a patch set with none fails the check.
+# wrote to <dir>: into patches/ (make patches) it assigns one; elsewhere (a check's
+# regeneration) it only looks it up, and a patch set with none gets a name that no
+# committed README has, so the check's diff fails with what to run.
 pw::generated_version() {
   local release=$1 dir=$2 sum
   sum=$(pw::dir_sum "${dir}")
   if [[ ${dir} == "${PW_PATCHES_ROOT}/$(pw::minor_of "${release}")" ]]; then
     pw::assign_version "${release}" "${sum}"
   else
-    pw::version_of "${release}" "${sum}" ||
-      pw::die "patch set ${sum} of ${release} has no fork version in series/versions: run make patches and commit series/versions with patches/"
+    pw::version_of "${release}" "${sum}" || echo "${release}-probewheel.NONE-patch-set-${sum}-has-no-version-run-make-patches"
   fi
 }
 

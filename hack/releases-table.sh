@@ -34,13 +34,14 @@ field() { sed -n "/^$2: /{s///p;q}" "$1"; }
 # cell <file> <key prefix>: the values of every line starting with the prefix, joined.
 cell() { { grep "^$2" "$1" || true; } | sed 's/^[^:]*: //' | awk '{printf "%s%s", (NR > 1 ? " / " : ""), $0}'; }
 
-# fork_of <record> <release>: the kubelet's version, or the series' when the record could
-# not build the kubelet (its substitutes name a module the proxy does not serve).
+# fork_of <record> <release>: the kubelet's version, or a dash when the record could not
+# build the kubelet (its substitutes name a module the proxy does not serve): every figure
+# of a row is its record's (make verify-figures), and the series' README names its version.
 fork_of() {
   local k
   k=$(field "$1" kubelet)
   if [[ ${k} == "not built"* ]]; then
-    echo "$(pw::version_of "$2" || echo '?') (kubelet not built)"
+    echo "– (kubelet not built)"
   else
     echo "${k#Kubernetes }"
   fi

@@ -74,7 +74,8 @@ printf 'FROM %s\nCOPY kubelet /usr/bin/kubelet\n' "${base}" >"${ctx}/Dockerfile"
 pw::kind_step "docker build ${tag}"
 docker build -q -t "${tag}" "${ctx}" >/dev/null
 got=$(docker run --rm --entrypoint /usr/bin/kubelet "${tag}" --version)
-[[ ${got} == "Kubernetes ${PW_FORK_VERSION}" ]] || pw::kind_fail "${tag}'s kubelet says '${got}', want Kubernetes ${PW_FORK_VERSION}"
+want=$(pw::fork_version)
+[[ ${got} == "Kubernetes ${want}" ]] || pw::kind_fail "${tag}'s kubelet says '${got}', want Kubernetes ${want}"
 echo "${tag}: ${base} with /usr/bin/kubelet ${got}"
 if ! ((try)); then
   echo "a cluster on it: kind create cluster --image ${tag}   (or hack/kind-up.sh --from-base)"

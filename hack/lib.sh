@@ -95,9 +95,8 @@ pw::version_of() {
 # pw::fork_version: KUBE_VERSION's fork version, for a script that builds or names a
 # kubelet; dies when patches/ holds a patch set series/versions has no version for.
 pw::fork_version() {
-  [[ -n ${PW_FORK_VERSION} ]] ||
+  pw::version_of "${KUBE_VERSION}" ||
     pw::die "patches/${PW_KUBE_MINOR} (patch set $(pw::series_sum "${PW_KUBE_MINOR}")) has no fork version in series/versions: run make patches, which gives it the next one"
-  echo "${PW_FORK_VERSION}"
 }
 # pw::assign_version <release> <patch set>: gives the patch set a fork version in
 # series/versions unless it has one: the next number on its release after every one
@@ -127,9 +126,9 @@ pw::assign_version() {
 # The fork versions: series/versions gives each patch set of a release its own
 # "<release>-probewheel.<N>", one line "<fork version> <patch set>" each (the patch
 # set as pw::series_sum names it). make patches writes it (pw::assign_version), make
-# test checks it (hack/versions.sh --check); nobody edits it. PW_FORK_VERSION is
-# KUBE_VERSION's series' version, empty while series/versions has none for it (a
-# script that builds or names a kubelet asks pw::fork_version, which says why).
+# test checks it (hack/versions.sh --check); nobody edits it. A script that builds or
+# names a kubelet asks pw::fork_version, which says why when there is none; it is
+# looked up when asked (a sum of the series), not whenever lib.sh is sourced.
 PW_VERSIONS=${PW_VERSIONS:-${PW_ROOT}/series/versions}
 
 PW_OUTPUT=${PW_OUTPUT:-${PW_ROOT}/_output}
@@ -592,7 +591,7 @@ pw::prepare_tree() {
   base=$(pw::ensure_pristine "${KUBE_VERSION}")
   want=$(
     {
-      echo "${flavor} ${KUBE_VERSION} ${PW_FORK_VERSION} ${base}"
+      echo "${flavor} ${KUBE_VERSION} $(pw::version_of "${KUBE_VERSION}" || true) ${base}"
       cat "${PW_ROOT}/hack/lib.sh"
       pw::substitutes_file | xargs -r cat
       if [[ ${flavor} == probewheel ]]; then
@@ -668,12 +667,18 @@ pw::substitutes_file() {
   [[ -n ${PW_IS_MAIN} ]] && f=${PW_SERIES_DIR}/substitutes
   [[ ! -f ${f} ]] || echo "${f}"
 }
+# pw::substitutes: the substitutes' lines without comments and blank lines, or nothing.
+pw::substitutes() {
+  local f
+  f=$(pw::substitutes_file)
+  [[ -z ${f} ]] || sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "${f}"
+}
 # pw::substitutes_line: what a record says of them, or nothing.
 pw::substitutes_line() {
   local f
   f=$(pw::substitutes_file)
   [[ -n ${f} ]] || return 0
-  echo "substitutes (${f#"${PW_ROOT}/"}, modules the module proxy does not serve): $(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "${f}" | paste -sd ';' | sed 's/;/; /g')"
+  echo "substitutes (${f#"${PW_ROOT}/"}, modules the module proxy does not serve): $(pw::substitutes | paste -sd ';' | sed 's/;/; /g')"
 }
 # pw::substitute, in a tree whose go.mod the staging rewrite made: each module of
 # pw::substitutes_file, one a line, "<module> <instead>", <instead> being
@@ -708,17 +713,15 @@ pw::substitute() {
       *) pw::die "${f#"${PW_ROOT}/"}: '${mod} ${what}': want a version, empty or from <release> <dir>" ;;
     esac
     pw::tree_go mod edit -dropreplace="${mod}" -replace="${mod}=${target/ /@}"
-  done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "${f}")
+  done < <(pw::substitutes)
 }
 
 # pw::unbuilt <package>..., in a prepared tree: each package whose build (tests included)
 # needs a module its substitutes mark "none" (no version served, nothing that could stand
 # in), as "<package> <module>", one a line; nothing when every one builds.
 pw::unbuilt() {
-  local f mods p m
-  f=$(pw::substitutes_file)
-  [[ -n ${f} ]] || return 0
-  mods=$(awk '$2 == "none" {print $1}' "${f}")
+  local mods p m
+  mods=$(pw::substitutes | awk '$2 == "none" {print $1}')
   [[ -n ${mods} ]] || return 0
   for p in "$@"; do
     m=$(pw::tree_go list -e -mod=mod -deps -test "-tags=${PW_KUBELET_TAGS}" "${p}" 2>/dev/null |
@@ -738,6 +741,3 @@ pw::use_released_staging() {
     pw::die "${gomod}: unexpected staging replace left after rewrite"
   fi
 }
-
-# Last, once every function it calls is defined (hack/lib.sh's fork versions, above).
-PW_FORK_VERSION=$(pw::version_of "${KUBE_VERSION}" || true)

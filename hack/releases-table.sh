@@ -34,7 +34,7 @@ field() { sed -n "/^$2: /{s///p;q}" "$1"; }
 # cell <file> <key prefix>: the values of every line starting with the prefix, joined.
 cell() { { grep "^$2" "$1" || true; } | sed 's/^[^:]*: //' | awk '{printf "%s%s", (NR > 1 ? " / " : ""), $0}'; }
 
-# fork_of <record> <release>: the kubelet's version, or a dash when the record could not
+# fork_of <record>: the kubelet's version, or a dash when the record could not
 # build the kubelet (its substitutes name a module the proxy does not serve): every figure
 # of a row is its record's (make verify-figures), and the series' README names its version.
 fork_of() {
@@ -74,7 +74,7 @@ table() {
     if grep -q '^kind, mixed cluster' "${f}"; then
       kind+="; a mixed stock/patched cluster up"
     fi
-    echo "| ${r}$([[ ${r} == "${PW_MAIN_VERSION}" ]] && echo ' (main line)')$([[ ${r} == *-* ]] && echo ' (pre-release)') | [patches/${minor}](patches/${minor}/README.md) ($(field "${f}" series | sed 's/^[^,]*, \([0-9]*\) patches.*/\1/') commits) | $(fork_of "${f}" "${r}") | $(field "${f}" go | cut -d' ' -f1) | $(cell "${f}" 'prober package')$(grep -q '^prober package, without -race' "${f}" && echo ' (without -race)') | $(cell "${f}" 'upstream suites' | sed 's/([^)]*)//g; s/  */ /g') | ${kind:-–} | $(field "${f}" recorded | cut -d, -f1) ([record](e2e/results/releases/${r}.txt)) |"
+    echo "| ${r}$([[ ${r} == "${PW_MAIN_VERSION}" ]] && echo ' (main line)')$([[ ${r} == *-* ]] && echo ' (pre-release)') | [patches/${minor}](patches/${minor}/README.md) ($(field "${f}" series | sed 's/^[^,]*, \([0-9]*\) patches.*/\1/') commits) | $(fork_of "${f}") | $(field "${f}" go | cut -d' ' -f1) | $(cell "${f}" 'prober package')$(grep -q '^prober package, without -race' "${f}" && echo ' (without -race)') | $(cell "${f}" 'upstream suites' | sed 's/([^)]*)//g; s/  */ /g') | ${kind:-–} | $(field "${f}" recorded | cut -d, -f1) ([record](e2e/results/releases/${r}.txt)) |"
   done < <(pw::supported_versions)
 }
 

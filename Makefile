@@ -31,6 +31,7 @@ vet:
 	echo "a pipe into grep -q (above): grep exits at the first match, the writer may die of SIGPIPE and pipefail fails the test; use grep ... >/dev/null"; exit 1; fi
 	$(GO) vet ./pkg/... ./bench/... ./hack/tools/upstreamreleases/
 	$(GO) vet -tags e2e ./e2e/...
+	hack/oracle.sh --check
 	@for p in bench/ablation/*.patch; do patch --dry-run -s -p1 <"$$p" >/dev/null || \
 	{ echo "$$p no longer applies to pkg/ (scripts/ablation.sh and hack/build-hollow-node.sh apply it at build time): regenerate it"; exit 1; }; done
 

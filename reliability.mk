@@ -68,6 +68,15 @@ slow-kubelet-sim:
 # failing input there, and its progress lines (execs, coverage) to fuzz-diff.log
 # in RELIABILITY_LOGS; fuzz.txt in the results says what it ran and its last line.
 FUZZ_DIFF_CMD = $(GO) test -run '^$$' -fuzz '^FuzzDifferential$$' -fuzztime $(FUZZTIME_DIFF) ./bench/parity/
+## oracle-diff: probewheel against its contract, the oracle (bench/oracle: upstream's prober with
+## every run on the next tick), exactly, over ORACLE_SWEEP of the differential sweep's sequences
+## (~3 min for 20,000 on 2 cores); every difference fails it
+ORACLE_SWEEP ?= 60000
+.PHONY: oracle-diff
+oracle-diff:
+	set -o pipefail; PROBEWHEEL_ORACLE_SWEEP=$(ORACLE_SWEEP) \
+	  $(GO) test -count=1 -timeout 0 -v -run '^TestOracleSweep$$' ./bench/parity/ | grep -v -e '^=== ' -e 'make a ref'
+
 fuzz-diff:
 	$(reliability_note)
 	set -o pipefail; PROBEWHEEL_DIFF_SWEEP=$(DIFF_SWEEP) PROBEWHEEL_DIFF_OUT=$(RELIABILITY_OUT) \

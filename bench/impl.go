@@ -20,6 +20,7 @@ import (
 	"k8s.io/kubernetes/pkg/kubelet/prober/results"
 	"k8s.io/kubernetes/pkg/kubelet/status"
 
+	oracle "github.com/probewheel/probewheel/bench/oracle"
 	"github.com/probewheel/probewheel/pkg/features"
 	probewheel "github.com/probewheel/probewheel/pkg/kubelet/prober"
 )
@@ -58,6 +59,13 @@ var Impls = []Impl{
 		return probewheel.NewAfterFuncManager(withTimerWheel(false, func() Manager { return probewheel.NewManager(s, l, r, st, c, rec) }), 0)
 	}},
 }
+
+// Oracle is the contract probewheel is held to (bench/oracle): upstream's package with every run
+// started on the next tick of probewheel's wheel. bench/parity compares probewheel with it
+// exactly; it is not one of Impls, which make bench measures.
+var Oracle = Impl{Name: "oracle", New: func(s status.Manager, l, r, st results.Manager, c kubecontainer.CommandRunner, rec record.EventRecorderLogger) Manager {
+	return oracle.NewManager(s, l, r, st, c, rec)
+}}
 
 var gateMu sync.Mutex
 

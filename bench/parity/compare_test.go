@@ -372,8 +372,31 @@ func (c *comparison) unexplained() []mismatch {
 // Before a pod's cutoff everything must be equal; after it, a difference is
 // reported as explained by the taint, if allowed lists its divergence.
 func compare(p *plan, obs []*observation, allowed []*divergence) *comparison {
+	return compareWith(p, obs, allowed, analyse(p, obs[0]), tickTolerance)
+}
+
+// compareExact compares each implementation's observation with the first's,
+// every instant exactly, nothing tainted: how probewheel is held to the
+// oracle (bench/oracle).
+func compareExact(p *plan, obs []*observation) *comparison {
+	none := &analysis{taints: map[types.UID]taint{}, byReason: map[*divergence]int{}}
+	return compareWith(p, obs, nil, none, func(string) time.Duration { return 0 })
+}
+
+// tickTolerance: against upstream, probewheel's times and the oracle's may be
+// up to a tick after upstream's; the other arms' must match exactly.
+func tickTolerance(impl string) time.Duration {
+	if impl == "probewheel" || impl == oracleName {
+		return wheelTick
+	}
+	return 0
+}
+
+// oracleName is bench.Oracle's.
+const oracleName = "oracle"
+
+func compareWith(p *plan, obs []*observation, allowed []*divergence, an *analysis, tolerance func(impl string) time.Duration) *comparison {
 	ref := obs[0]
-	an := analyse(p, ref)
 	end := p.seq.end()
 	c := &comparison{}
 	for _, o := range obs[1:] {
@@ -410,12 +433,7 @@ func compare(p *plan, obs []*observation, allowed []*divergence) *comparison {
 			}
 			c.mismatches = append(c.mismatches, m)
 		}
-		// probewheel's times may be up to a tick after upstream's; the other
-		// arms' must match exactly.
-		tol := time.Duration(0)
-		if o.impl == "probewheel" {
-			tol = wheelTick
-		}
+		tol := tolerance(o.impl)
 		for _, k := range unionKeys(ref.updates, o.updates) {
 			diff("updates", k.String(), k.uid, eventItems(ref.updates[k], end), eventItems(o.updates[k], end+tol), tol)
 		}

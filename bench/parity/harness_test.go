@@ -7,6 +7,11 @@
 // channels) the scenarios avoid the randomness or compare what does not
 // depend on it; the differences probewheel makes on purpose are listed in
 // pkg/kubelet/prober/doc.go.
+//
+// probewheel's contract is the oracle (bench/oracle): upstream's package with
+// every run started on the next tick of probewheel's wheel. oracle_test.go
+// holds probewheel to it exactly, with no tolerance: the review's scenarios,
+// and make oracle-diff over the differential sweep's sequences.
 package parity
 
 import (

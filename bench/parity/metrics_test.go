@@ -13,6 +13,7 @@ import (
 	upstream "k8s.io/kubernetes/pkg/kubelet/prober"
 
 	"github.com/probewheel/probewheel/bench"
+	oracle "github.com/probewheel/probewheel/bench/oracle"
 	probewheel "github.com/probewheel/probewheel/pkg/kubelet/prober"
 )
 
@@ -20,10 +21,11 @@ import (
 // prober_probe_duration_seconds, as the kubelet's server does on
 // /metrics/probes, in a registry of its own.
 var registries = func() map[string]metrics.KubeRegistry {
-	up, pw := metrics.NewKubeRegistry(), metrics.NewKubeRegistry()
+	up, pw, or := metrics.NewKubeRegistry(), metrics.NewKubeRegistry(), metrics.NewKubeRegistry()
 	up.MustRegister(upstream.ProberResults, upstream.ProberDuration)
 	pw.MustRegister(probewheel.ProberResults, probewheel.ProberDuration)
-	return map[string]metrics.KubeRegistry{"upstream": up, "probewheel": pw, "gate-off": pw, "afterfunc": pw}
+	or.MustRegister(oracle.ProberResults, oracle.ProberDuration)
+	return map[string]metrics.KubeRegistry{"upstream": up, "probewheel": pw, "gate-off": pw, "afterfunc": pw, "oracle": or}
 }()
 
 // series lists the prober_probe_total series and prober_probe_duration_seconds
@@ -62,6 +64,7 @@ var vectors = map[string][2]interface {
 	"probewheel": {probewheel.ProberResults, probewheel.ProberDuration},
 	"gate-off":   {probewheel.ProberResults, probewheel.ProberDuration},
 	"afterfunc":  {probewheel.ProberResults, probewheel.ProberDuration},
+	"oracle":     {oracle.ProberResults, oracle.ProberDuration},
 }
 
 // sameSeries fails the test where an implementation's series at some step

@@ -111,7 +111,10 @@ pw::assign_version() {
   fi
   # The lines to keep: all but the release's uncommitted ones ("-" marks a version
   # of several builds, which stays whatever HEAD has).
-  committed=$(git -C "$(dirname "${PW_VERSIONS}")" show "HEAD:./$(basename "${PW_VERSIONS}")" 2>/dev/null || true)
+  # Without make patches' private index and object store (update-patches.sh exports them):
+  # HEAD and its objects are this repository's.
+  committed=$(env -u GIT_INDEX_FILE -u GIT_OBJECT_DIRECTORY -u GIT_ALTERNATE_OBJECT_DIRECTORIES \
+    git -C "$(dirname "${PW_VERSIONS}")" show "HEAD:./$(basename "${PW_VERSIONS}")" 2>/dev/null || true)
   touch "${PW_VERSIONS}"
   awk -v r="${release}-probewheel." -v c="${committed}" '
     BEGIN { k = split(c, lines, "\n"); for (i = 1; i <= k; i++) keep[lines[i]] = 1 }

@@ -63,4 +63,9 @@ expect "another release starts at 1" v1.36.5-probewheel.1 "$(assign v1.36.5 cccc
 git -C "${repo}" -c user.name=t -c user.email=t@t commit -qam next
 expect "a committed number is not reused" v1.37.2-probewheel.4 "$(assign v1.37.2 dddddddddddd)"
 expect "nor is one of several builds" v1.35.4-probewheel.2 "$(assign v1.35.4 eeeeeeeeeeee)"
+# hack/update-patches.sh exports a private index and object store (over the pristine tree's):
+# HEAD's series/versions must still be read from this repository's own objects.
+mkdir -p "${work}/objects"
+expect "inside make patches' private object store" v1.37.2-probewheel.4 \
+  "$(GIT_OBJECT_DIRECTORY=${work}/objects GIT_INDEX_FILE=${work}/index assign v1.37.2 ffffffffffff)"
 exit "${failed}"

@@ -75,6 +75,8 @@ pw::kind_step() {
   pw::log "[${PW_KIND_STEP}]"
 }
 pw::kind_fail() { pw::die "step '${PW_KIND_STEP:-start}' failed: $*"; }
+# pw::wait (lib.sh) fails a kind script with the step it was in.
+PW_WAIT_FAIL=pw::kind_fail
 # pw::kind_traps: on exit, runs the cleanups registered in PW_KIND_CLEANUP
 # (commands, word-split) and, on failure, names the step that failed.
 PW_KIND_CLEANUP=()
@@ -221,17 +223,6 @@ pw::kind_kubectl() {
     pw::kind get kubeconfig --name "${PW_KIND_CLUSTER}" >"${kc}" 2>/dev/null || rm -f "${kc}"
   fi
   "${PW_BIN}/kubectl" --kubeconfig "${kc}" "$@"
-}
-
-# pw::kind_wait <seconds> <what> <command...>: polls the command every 0.5 s.
-pw::kind_wait() {
-  local timeout=$1 what=$2 deadline
-  shift 2
-  deadline=$((SECONDS + timeout))
-  until "$@" >/dev/null 2>&1; do
-    ((SECONDS < deadline)) || pw::kind_fail "timed out after ${timeout}s waiting for ${what}"
-    sleep 0.5
-  done
 }
 
 # pw::kind_node_kubelet_version <node>: what the node object reports.

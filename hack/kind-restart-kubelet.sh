@@ -35,6 +35,6 @@ docker exec "${node}" systemctl stop kubelet
 sleep "${down}"
 started=${EPOCHREALTIME}
 docker exec "${node}" systemctl start kubelet
-pw::kind_wait 60 "kubelet /healthz on ${node}" docker exec "${node}" curl -sf http://127.0.0.1:10248/healthz
+pw::wait 60 "kubelet /healthz on ${node}" docker exec "${node}" curl -sf http://127.0.0.1:10248/healthz
 pw::log "kubelet on ${node} restarted"
 echo "started ${started}"

@@ -87,7 +87,7 @@ node_swapped() {
   [[ $(pw::kind_node_kubelet_version "${node}") == "${want}" ]] && pw::kind_node_ready "${node}" &&
     docker exec "${node}" curl -sf http://127.0.0.1:10248/healthz >/dev/null
 }
-pw::kind_wait 120 "node ${node} to report kubelet ${want} and be Ready" node_swapped
+pw::wait 120 "node ${node} to report kubelet ${want} and be Ready" node_swapped
 took=$(awk -v a="${t0}" -v b="${EPOCHREALTIME}" 'BEGIN { printf "%.1f", b - a }')
 
 arm=stock

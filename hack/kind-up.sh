@@ -265,7 +265,7 @@ record_volumes
 
 pw::kind_step "nodes Ready"
 for n in "${names[@]}"; do
-  pw::kind_wait 180 "node ${n} Ready" pw::kind_node_ready "${n}"
+  pw::wait 180 "node ${n} Ready" pw::kind_node_ready "${n}"
 done
 
 pw::kind_step "CoreDNS: cluster names only"
@@ -309,7 +309,7 @@ pw::kind_step "prober_scheduler_* on the patched kubelets only (/metrics/probes 
 scheduler_metrics() { pw::kind_kubectl get --raw "/api/v1/nodes/$1/proxy/metrics/probes" | grep -c '^prober_scheduler_'; }
 for n in "${names[@]}"; do
   if [[ ${node_image[${n}]} == "$(image_for probewheel)" ]]; then
-    pw::kind_wait 60 "prober_scheduler_ metrics on ${n}" scheduler_metrics "${n}"
+    pw::wait 60 "prober_scheduler_ metrics on ${n}" scheduler_metrics "${n}"
   else
     count=$(scheduler_metrics "${n}" || true)
     ((count == 0)) || pw::kind_fail "the stock kubelet of ${n} exports ${count} prober_scheduler_ samples"

@@ -661,6 +661,18 @@ pw::release_tree() {
   fi
 }
 
+# pw::wait <seconds> <what> <command...>: polls the command every 0.2 s until it succeeds; after
+# <seconds> it fails through ${PW_WAIT_FAIL:-pw::die} (kind-lib.sh's scripts name their step).
+pw::wait() {
+  local timeout=$1 what=$2 deadline
+  shift 2
+  deadline=$((SECONDS + timeout))
+  until "$@" >/dev/null 2>&1; do
+    ((SECONDS < deadline)) || "${PW_WAIT_FAIL:-pw::die}" "timed out after ${timeout}s waiting for ${what}"
+    sleep 0.2
+  done
+}
+
 # pw::substitutes_file prints the path of KUBE_VERSION's substitutes, if it has any:
 # series/minors/<minor>/substitutes (series/substitutes for the main line), for a
 # release whose go.mod requires modules the Go module proxy does not serve (1.38's

@@ -107,17 +107,6 @@ pw::cluster_stop() {
   rm -f "${PW_CLUSTER_DIR}/pids/${name}.pid"
 }
 
-# pw::cluster_wait <seconds> <what> <command...>: polls the command every 0.2 s.
-pw::cluster_wait() {
-  local timeout=$1 what=$2 deadline
-  shift 2
-  deadline=$((SECONDS + timeout))
-  until "$@" >/dev/null 2>&1; do
-    ((SECONDS < deadline)) || pw::die "timed out after ${timeout}s waiting for ${what}"
-    sleep 0.2
-  done
-}
-
 # pw::cluster_mounts: mount points under PW_CLUSTER_DIR, deepest first.
 pw::cluster_mounts() {
   awk -v d="${PW_CLUSTER_DIR}/" 'index($5, d) == 1 { print $5 }' /proc/self/mountinfo | sort -r

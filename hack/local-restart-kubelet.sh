@@ -50,7 +50,7 @@ pw::cluster_start kubelet "${argv[@]}"
 # Healthy once its own /healthz answers (the node object may still say Ready
 # from before: the node lease outlives a short restart).
 port=10248
-pw::cluster_wait 60 "kubelet /healthz" curl -sf "http://127.0.0.1:${port}/healthz"
+pw::wait 60 "kubelet /healthz" curl -sf "http://127.0.0.1:${port}/healthz"
 pw::log "kubelet restarted (pid $(pw::cluster_pid kubelet))"
 # For callers (e2e/restart_test.go): when the new process was started.
 echo "started ${started}"

@@ -218,7 +218,7 @@ disabled_plugins = ["io.containerd.snapshotter.v1.aufs", "io.containerd.snapshot
 EOF
 pw::cluster_start containerd "$(command -v containerd)" --config "${D}/containerd/config.toml"
 ctr=(ctr --address "${PW_CONTAINERD_SOCK}" -n k8s.io)
-pw::cluster_wait 30 "containerd" "${ctr[@]}" version
+pw::wait 30 "containerd" "${ctr[@]}" version
 # extra/: upstream's e2e images (hack/build-e2e-images.sh --upstream), when built.
 for tarball in "${PW_OUTPUT}"/images/{pause,probetarget}.tar "${PW_OUTPUT}"/images/extra/*.tar; do
   [[ -e ${tarball} ]] || continue
@@ -245,7 +245,7 @@ pw::cluster_start kube-apiserver "${bin}/kube-apiserver" \
   --service-cluster-ip-range="${PW_SERVICE_CIDR}" \
   --authorization-mode=Node,RBAC --enable-admission-plugins=NodeRestriction \
   --allow-privileged=true --profiling=false
-pw::cluster_wait 60 "kube-apiserver /readyz" "${kubectl[@]}" get --raw /readyz
+pw::wait 60 "kube-apiserver /readyz" "${kubectl[@]}" get --raw /readyz
 
 # ------------------------------------------------- controller-manager, scheduler
 pw::cluster_start kube-controller-manager "${bin}/kube-controller-manager" \
@@ -313,9 +313,9 @@ kubelet_argv=("${kubelet_bin}"
 printf '%s\n' "${kubelet_argv[@]}" >"${D}/kubelet.argv"
 pw::cluster_start kubelet "${kubelet_argv[@]}"
 
-pw::cluster_wait 120 "node ${PW_NODE_NAME} Ready" \
+pw::wait 120 "node ${PW_NODE_NAME} Ready" \
   "${kubectl[@]}" wait --for=condition=Ready "node/${PW_NODE_NAME}" --timeout=1s
-pw::cluster_wait 60 "default service account" "${kubectl[@]}" -n default get serviceaccount default
+pw::wait 60 "default service account" "${kubectl[@]}" -n default get serviceaccount default
 
 server=$("${kubectl[@]}" version -o json | sed -n '/serverVersion/,/}/s/.*"gitVersion": "\(.*\)".*/\1/p')
 node=$("${kubectl[@]}" get node "${PW_NODE_NAME}" -o jsonpath='{.status.nodeInfo.kubeletVersion} {.status.nodeInfo.containerRuntimeVersion}')

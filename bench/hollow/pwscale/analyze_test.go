@@ -376,8 +376,8 @@ func TestFakeRuntimeLists(t *testing.T) {
 	if got := cs(&runtimeapi.ContainerFilter{LabelSelector: byUID("u2")}); len(got) != 0 {
 		t.Errorf("containers of u2 after removal: %v", got)
 	}
-	if n := sbs(&runtimeapi.PodSandboxFilter{LabelSelector: byUID("u2")}); n != 0 || len(f.sandboxesOf) != 2 || len(f.containersOf) != 2 {
-		t.Errorf("after removal: %d sandboxes of u2, index %d/%d pods", n, len(f.sandboxesOf), len(f.containersOf))
+	if n := sbs(&runtimeapi.PodSandboxFilter{LabelSelector: byUID("u2")}); n != 0 || len(f.sandboxes.ofPod) != 2 || len(f.containers.ofPod) != 2 {
+		t.Errorf("after removal: %d sandboxes of u2, index %d/%d pods", n, len(f.sandboxes.ofPod), len(f.containers.ofPod))
 	}
 	if n := len(cs(nil)); n != 2 {
 		t.Errorf("all containers after removal: %d", n)

@@ -49,13 +49,10 @@ type fakeRuntime struct {
 
 	mu         sync.RWMutex
 	seq        atomic.Uint64
-	sandboxes  map[string]*fakeSandbox
-	containers map[string]*fakeContainer
-	// IDs by the pod UID label, for the kubelet's per-pod lists.
-	sandboxesOf  map[string]map[string]bool
-	containersOf map[string]map[string]bool
-	calls        atomic.Int64
-	execs        atomic.Int64
+	sandboxes  store[*fakeSandbox]
+	containers store[*fakeContainer]
+	calls      atomic.Int64
+	execs      atomic.Int64
 }
 
 type fakeSandbox struct {
@@ -71,12 +68,10 @@ type fakeContainer struct {
 
 func newFakeRuntime(rec *recorder, execLatency time.Duration) *fakeRuntime {
 	return &fakeRuntime{
-		rec:          rec,
-		execLatency:  execLatency,
-		sandboxes:    map[string]*fakeSandbox{},
-		containers:   map[string]*fakeContainer{},
-		sandboxesOf:  map[string]map[string]bool{},
-		containersOf: map[string]map[string]bool{},
+		rec:         rec,
+		execLatency: execLatency,
+		sandboxes:   newStore(func(sb *fakeSandbox) map[string]string { return sb.item.Labels }),
+		containers:  newStore(func(c *fakeContainer) map[string]string { return c.item.Labels }),
 	}
 }
 
@@ -84,35 +79,67 @@ func newFakeRuntime(rec *recorder, execLatency time.Duration) *fakeRuntime {
 // and filters its per-pod lists by (kubelettypes.KubernetesPodUIDLabel).
 const podUIDLabel = "io.kubernetes.pod.uid"
 
-func indexAdd(idx map[string]map[string]bool, labels map[string]string, id string) {
-	uid := labels[podUIDLabel]
-	if idx[uid] == nil {
-		idx[uid] = map[string]bool{}
-	}
-	idx[uid][id] = true
+// store holds the runtime's sandboxes or its containers by ID, indexed by
+// the pod UID label for the kubelet's per-pod lists; the runtime's mu guards
+// it. An object's labels never change: a replacement keeps its index entry.
+type store[T any] struct {
+	byID   map[string]T
+	ofPod  map[string]map[string]bool // pod UID → IDs
+	labels func(T) map[string]string
 }
 
-func indexDel(idx map[string]map[string]bool, labels map[string]string, id string) {
-	uid := labels[podUIDLabel]
-	delete(idx[uid], id)
-	if len(idx[uid]) == 0 {
-		delete(idx, uid)
+func newStore[T any](labels func(T) map[string]string) store[T] {
+	return store[T]{byID: map[string]T{}, ofPod: map[string]map[string]bool{}, labels: labels}
+}
+
+func (s *store[T]) get(id string) (T, bool) {
+	v, ok := s.byID[id]
+	return v, ok
+}
+
+// put adds v as id, or replaces id's snapshot with v.
+func (s *store[T]) put(id string, v T) {
+	s.byID[id] = v
+	uid := s.labels(v)[podUIDLabel]
+	if s.ofPod[uid] == nil {
+		s.ofPod[uid] = map[string]bool{}
+	}
+	s.ofPod[uid][id] = true
+}
+
+func (s *store[T]) remove(id string) {
+	v, ok := s.byID[id]
+	if !ok {
+		return
+	}
+	delete(s.byID, id)
+	uid := s.labels(v)[podUIDLabel]
+	delete(s.ofPod[uid], id)
+	if len(s.ofPod[uid]) == 0 {
+		delete(s.ofPod, uid)
 	}
 }
 
-// candidates is the IDs a filtered list has to look at: the one asked for,
-// the pod's (a pod UID selector), or nil for all of them.
-func candidates(id string, sel map[string]string, idx map[string]map[string]bool) (ids []string, all bool) {
-	if id != "" {
-		return []string{id}, false
+// list is what a filtered List returns: the object asked for by ID, else
+// the pod's (a pod UID selector) or all, whose labels match sel and that
+// keep accepts.
+func (s *store[T]) list(id string, sel map[string]string, keep func(T) bool) []T {
+	var ids []string
+	switch uid, byPod := sel[podUIDLabel]; {
+	case id != "":
+		ids = []string{id}
+	case byPod:
+		ids = slices.Collect(maps.Keys(s.ofPod[uid]))
+	default:
+		ids = slices.Collect(maps.Keys(s.byID))
 	}
-	if uid, ok := sel[podUIDLabel]; ok {
-		for x := range idx[uid] {
-			ids = append(ids, x)
+	out := make([]T, 0, len(ids))
+	for _, id := range ids {
+		if v, ok := s.byID[id]; ok && labelsMatch(sel, s.labels(v)) && keep(v) {
+			out = append(out, v)
 		}
-		return ids, false
 	}
-	return nil, true
+	return out
 }
 
 // serve listens on the unix socket path and serves until the returned stop is called.
@@ -191,8 +218,7 @@ func (f *fakeRuntime) RunPodSandbox(_ context.Context, req *runtimeapi.RunPodSan
 	}
 	sb := &fakeSandbox{status: st, item: sandboxItem(st)}
 	f.mu.Lock()
-	f.sandboxes[id] = sb
-	indexAdd(f.sandboxesOf, st.Labels, id)
+	f.sandboxes.put(id, sb)
 	f.mu.Unlock()
 	return &runtimeapi.RunPodSandboxResponse{PodSandboxId: id}, nil
 }
@@ -206,7 +232,7 @@ func (f *fakeRuntime) StopPodSandbox(_ context.Context, req *runtimeapi.StopPodS
 	f.calls.Add(1)
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	sb, ok := f.sandboxes[req.GetPodSandboxId()]
+	sb, ok := f.sandboxes.get(req.GetPodSandboxId())
 	if !ok {
 		return &runtimeapi.StopPodSandboxResponse{}, nil // idempotent, as the CRI requires
 	}
@@ -214,17 +240,14 @@ func (f *fakeRuntime) StopPodSandbox(_ context.Context, req *runtimeapi.StopPodS
 	st := &runtimeapi.PodSandboxStatus{Id: o.Id, Metadata: o.Metadata, State: runtimeapi.PodSandboxState_SANDBOX_NOTREADY,
 		CreatedAt: o.CreatedAt, Network: o.Network, Linux: o.Linux, Labels: o.Labels, Annotations: o.Annotations,
 		RuntimeHandler: o.RuntimeHandler}
-	f.sandboxes[st.Id] = &fakeSandbox{status: st, item: sandboxItem(st)}
+	f.sandboxes.put(st.Id, &fakeSandbox{status: st, item: sandboxItem(st)})
 	return &runtimeapi.StopPodSandboxResponse{}, nil
 }
 
 func (f *fakeRuntime) RemovePodSandbox(_ context.Context, req *runtimeapi.RemovePodSandboxRequest) (*runtimeapi.RemovePodSandboxResponse, error) {
 	f.calls.Add(1)
 	f.mu.Lock()
-	if sb, ok := f.sandboxes[req.GetPodSandboxId()]; ok {
-		indexDel(f.sandboxesOf, sb.item.Labels, sb.item.Id)
-		delete(f.sandboxes, sb.item.Id)
-	}
+	f.sandboxes.remove(req.GetPodSandboxId())
 	f.mu.Unlock()
 	return &runtimeapi.RemovePodSandboxResponse{}, nil
 }
@@ -232,7 +255,7 @@ func (f *fakeRuntime) RemovePodSandbox(_ context.Context, req *runtimeapi.Remove
 func (f *fakeRuntime) PodSandboxStatus(_ context.Context, req *runtimeapi.PodSandboxStatusRequest) (*runtimeapi.PodSandboxStatusResponse, error) {
 	f.calls.Add(1)
 	f.mu.RLock()
-	sb, ok := f.sandboxes[req.GetPodSandboxId()]
+	sb, ok := f.sandboxes.get(req.GetPodSandboxId())
 	f.mu.RUnlock()
 	if !ok {
 		return nil, status.Errorf(codes.NotFound, "pod sandbox %q not found", req.GetPodSandboxId())
@@ -254,25 +277,12 @@ func (f *fakeRuntime) ListPodSandbox(_ context.Context, req *runtimeapi.ListPodS
 	flt := req.GetFilter()
 	f.mu.RLock()
 	defer f.mu.RUnlock()
-	ids, all := candidates(flt.GetId(), flt.GetLabelSelector(), f.sandboxesOf)
-	if all {
-		ids = slices.Collect(maps.Keys(f.sandboxes))
-	}
-	out := make([]*runtimeapi.PodSandbox, 0, len(ids))
-	for _, id := range ids {
-		sb, ok := f.sandboxes[id]
-		if !ok {
-			continue
-		}
-		if flt != nil {
-			if flt.State != nil && flt.State.State != sb.item.State {
-				continue
-			}
-			if !labelsMatch(flt.LabelSelector, sb.item.Labels) {
-				continue
-			}
-		}
-		out = append(out, sb.item)
+	sbs := f.sandboxes.list(flt.GetId(), flt.GetLabelSelector(), func(sb *fakeSandbox) bool {
+		return flt.GetState() == nil || flt.GetState().GetState() == sb.item.State
+	})
+	out := make([]*runtimeapi.PodSandbox, len(sbs))
+	for i, sb := range sbs {
+		out[i] = sb.item
 	}
 	return &runtimeapi.ListPodSandboxResponse{Items: out}, nil
 }
@@ -281,7 +291,7 @@ func (f *fakeRuntime) CreateContainer(_ context.Context, req *runtimeapi.CreateC
 	f.calls.Add(1)
 	cfg := req.GetConfig()
 	f.mu.RLock()
-	_, ok := f.sandboxes[req.GetPodSandboxId()]
+	_, ok := f.sandboxes.get(req.GetPodSandboxId())
 	f.mu.RUnlock()
 	if !ok {
 		return nil, status.Errorf(codes.NotFound, "pod sandbox %q not found", req.GetPodSandboxId())
@@ -296,8 +306,7 @@ func (f *fakeRuntime) CreateContainer(_ context.Context, req *runtimeapi.CreateC
 	c := &fakeContainer{sandbox: req.GetPodSandboxId(), status: st}
 	c.item = containerItem(c)
 	f.mu.Lock()
-	f.containers[id] = c
-	indexAdd(f.containersOf, st.Labels, id)
+	f.containers.put(id, c)
 	f.mu.Unlock()
 	return &runtimeapi.CreateContainerResponse{ContainerId: id}, nil
 }
@@ -313,7 +322,7 @@ func containerItem(c *fakeContainer) *runtimeapi.Container {
 func (f *fakeRuntime) setContainer(id string, change func(*runtimeapi.ContainerStatus)) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	c, ok := f.containers[id]
+	c, ok := f.containers.get(id)
 	if !ok {
 		return status.Errorf(codes.NotFound, "container %q not found", id)
 	}
@@ -327,7 +336,7 @@ func (f *fakeRuntime) setContainer(id string, change func(*runtimeapi.ContainerS
 	change(st)
 	n := &fakeContainer{sandbox: c.sandbox, status: st}
 	n.item = containerItem(n)
-	f.containers[id] = n
+	f.containers.put(id, n)
 	return nil
 }
 
@@ -359,10 +368,7 @@ func (f *fakeRuntime) StopContainer(_ context.Context, req *runtimeapi.StopConta
 func (f *fakeRuntime) RemoveContainer(_ context.Context, req *runtimeapi.RemoveContainerRequest) (*runtimeapi.RemoveContainerResponse, error) {
 	f.calls.Add(1)
 	f.mu.Lock()
-	if c, ok := f.containers[req.GetContainerId()]; ok {
-		indexDel(f.containersOf, c.item.Labels, c.item.Id)
-		delete(f.containers, c.item.Id)
-	}
+	f.containers.remove(req.GetContainerId())
 	f.mu.Unlock()
 	return &runtimeapi.RemoveContainerResponse{}, nil
 }
@@ -372,28 +378,13 @@ func (f *fakeRuntime) ListContainers(_ context.Context, req *runtimeapi.ListCont
 	flt := req.GetFilter()
 	f.mu.RLock()
 	defer f.mu.RUnlock()
-	ids, all := candidates(flt.GetId(), flt.GetLabelSelector(), f.containersOf)
-	if all {
-		ids = slices.Collect(maps.Keys(f.containers))
-	}
-	out := make([]*runtimeapi.Container, 0, len(ids))
-	for _, id := range ids {
-		c, ok := f.containers[id]
-		if !ok {
-			continue
-		}
-		if flt != nil {
-			if flt.PodSandboxId != "" && flt.PodSandboxId != c.sandbox {
-				continue
-			}
-			if flt.State != nil && flt.State.State != c.item.State {
-				continue
-			}
-			if !labelsMatch(flt.LabelSelector, c.item.Labels) {
-				continue
-			}
-		}
-		out = append(out, c.item)
+	cs := f.containers.list(flt.GetId(), flt.GetLabelSelector(), func(c *fakeContainer) bool {
+		return (flt.GetPodSandboxId() == "" || flt.GetPodSandboxId() == c.sandbox) &&
+			(flt.GetState() == nil || flt.GetState().GetState() == c.item.State)
+	})
+	out := make([]*runtimeapi.Container, len(cs))
+	for i, c := range cs {
+		out[i] = c.item
 	}
 	return &runtimeapi.ListContainersResponse{Containers: out}, nil
 }
@@ -401,7 +392,7 @@ func (f *fakeRuntime) ListContainers(_ context.Context, req *runtimeapi.ListCont
 func (f *fakeRuntime) ContainerStatus(_ context.Context, req *runtimeapi.ContainerStatusRequest) (*runtimeapi.ContainerStatusResponse, error) {
 	f.calls.Add(1)
 	f.mu.RLock()
-	c, ok := f.containers[req.GetContainerId()]
+	c, ok := f.containers.get(req.GetContainerId())
 	f.mu.RUnlock()
 	if !ok {
 		return nil, status.Errorf(codes.NotFound, "container %q not found", req.GetContainerId())
@@ -435,7 +426,7 @@ func (f *fakeRuntime) ExecSync(ctx context.Context, req *runtimeapi.ExecSyncRequ
 		return &runtimeapi.ExecSyncResponse{ExitCode: 127, Stderr: []byte("pwscale: unknown command\n")}, nil
 	}
 	f.mu.RLock()
-	c, ok := f.containers[req.GetContainerId()]
+	c, ok := f.containers.get(req.GetContainerId())
 	f.mu.RUnlock()
 	if !ok || c.status.State != runtimeapi.ContainerState_CONTAINER_RUNNING {
 		return nil, status.Errorf(codes.NotFound, "container %q is not running", req.GetContainerId())

@@ -22,7 +22,7 @@ all: test
 ## test: vet, patch-set check (and its own test), package tests with -race (FuzzWheel's seeds
 ## among them), bench smoke, the docs' commands, links and records, the hollow-node driver's
 ## own tests (scale.mk) and the reliability runs' short forms (reliability.mk)
-test: vet verify-patches verify-patches-test verify-versions unit bench-smoke verify-docs scale-test reliability-short
+test: vet verify-patches verify-patches-test verify-versions verify-rules unit bench-smoke verify-docs scale-test reliability-short
 
 vet:
 	@out=$$("$$($(GO) env GOROOT)/bin/gofmt" -l pkg bench e2e); \
@@ -80,6 +80,14 @@ verify-versions:
 # Shows that verify-patches fails when pkg/ changes without regenerating (in a scratch copy).
 verify-patches-test:
 	hack/verify-patches_test.sh
+
+## verify-rules: the Prometheus rules operators load (scripts/prometheus/rules.yaml), checked and
+## tested by Prometheus's promtool (hack/install-prometheus.sh fetches it from Debian's package):
+## every alert fires on the series that show its condition and not on the others (rules_test.yaml)
+.PHONY: verify-rules
+verify-rules:
+	@p=$$(hack/install-prometheus.sh) && "$$p/promtool" check rules scripts/prometheus/rules.yaml && \
+	  "$$p/promtool" test rules scripts/prometheus/rules_test.yaml
 
 ## verify-series: every commit of patches/ applied alone on pristine upstream builds and passes the
 ## tests of the packages it touches, with the gate off too once the gate exists (~40 s a commit, warm)

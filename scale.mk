@@ -3,17 +3,17 @@
 #
 #   make scale-bench         110..2,000 pods on one hollow node @1 s and @10 s, then
 #                            10 x 250 pods on ten; stock vs probewheel, 3 ABBA rounds
-#                            -> bench/hollow/results/hollow-<UTC date>/ (~5 h on 2 cores; needs root)
+#                            -> bench/hollow/results/hollow-<UTC date>/ (~5-6 h on 2 cores; needs root)
 #   make scale-bench-reduced 250, 1,000 and 2,000 pods on one hollow node @1 s, 2 ABBA
 #                            rounds, short windows -> bench/hollow/results/hollow-reduced-<UTC date>/
 #                            (~40-50 min on 2 cores; needs root)
 #   make scale-bench-smoke   110/500/1,000 pods @1 s and 3 x 200 @10 s, one round, short
-#                            windows -> _output/scale/smoke-<UTC date>/ (~35 min)
+#                            windows -> _output/scale/smoke-<UTC date>/ (~25-35 min)
 #   make scale-bench-nodes   only the many-nodes workload
 #   make flip-campaign       readiness flips at 1,000 pods @10 s, every pod failing 10
 #                            times in an 18-min window: 20,000 due flips per kubelet,
 #                            extra and lost ones counted -> bench/hollow/results/hollow-flips-<UTC date>/
-#                            (~45 min; SCALE_PERIODS=1 for 1 s periods)
+#                            (~40-45 min; SCALE_PERIODS=1 for 1 s periods)
 #   SCALE_STOP_BY=<time> / SCALE_RESUME=<results dir> make scale-bench
 #                            the full run in parts: stop before a round that would end
 #                            after <time>, resume later with the knobs it started with

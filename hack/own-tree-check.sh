@@ -13,6 +13,7 @@
 # WHAT=cmd/kubelet`, a full build of upstream's tree (hack/build-kubelet.sh
 # builds the same sources), whose version stamp upstream's
 # hack/print-workspace-status.sh prints from the same hack/lib/version.sh.
+# The lines run with no git identity but the one they set, as on a reader's machine.
 set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck source=hack/lib.sh
@@ -41,6 +42,10 @@ while read -r release; do
   git -C "${tree}" tag "${release}" # what a clone of kubernetes/kubernetes has
   (
     cd "${tree}/.."
+    # A reader's git: no identity but what the README's lines set (lib.sh exports one for
+    # the series' own commits), so that git am fails here as it would there without it.
+    unset GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL EMAIL
+    export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1
     while IFS= read -r line; do
       line=${line%%#*} # comments
       [[ -n ${line// /} ]] || continue

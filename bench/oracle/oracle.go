@@ -30,9 +30,7 @@ import (
 // onTheTick sleeps until the first tick of m's wheel at or after now; it reports true, so
 // that it can stand before doProbe in upstream's loop condition.
 func onTheTick(m *manager) bool {
-	since := time.Since(m.start)
-	tick := probewheel.SchedulerTick
-	if wait := (since+tick-1)/tick*tick - since; wait > 0 {
+	if wait := probewheel.UntilTick(time.Since(m.start)); wait > 0 {
 		time.Sleep(wait)
 	}
 	return true

@@ -392,8 +392,8 @@ func tickTolerance(impl string) time.Duration {
 	return 0
 }
 
-// oracleName is bench.Oracle's.
-const oracleName = "oracle"
+// oracleName names the oracle's observations.
+var oracleName = bench.Oracle.Name
 
 func compareWith(p *plan, obs []*observation, allowed []*divergence, an *analysis, tolerance func(impl string) time.Duration) *comparison {
 	ref := obs[0]

@@ -23,9 +23,11 @@ package prober
 
 import "time"
 
-// SchedulerTick is the scheduler's wheel tick: every run starts on the first tick at or after
-// its due time, the ticks counted from the manager's start.
-const SchedulerTick = schedulerTick
+// UntilTick is how long after since (from the manager's start) the first tick at or after it
+// comes: where the scheduler starts a run due then.
+func UntilTick(since time.Duration) time.Duration {
+	return time.Duration(ceilTick(since))*schedulerTick - since
+}
 
 // FirstProbeDelays returns what a manager started at start, on this host, gives each new
 // worker as the delay of its first probe (spread.go), in the order they are added.

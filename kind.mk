@@ -22,6 +22,10 @@
 #                                       e2e/results/kind-chaos-<time>/ (issue 13)
 #   make kind-e2e-chaos-short           the same, short (1 min churn of at most 100 pods, 1 min
 #                                       settles), results under _output/kind-chaos-short-<time>/
+#   make kind-e2e-storm                 exec-probe storms on kind's containerd, stock and patched
+#                                       kubelets swapped in place over the same pods (ABBA),
+#                                       results under e2e/results/kind-storm-<time>/
+#                                       (hack/e2e-storm.sh, issue 56)
 #   make kind-image-from-base           kind's own node image (KIND_BASE, default the pinned
 #                                       kind release's image of the minor, PW_KIND_NODE_IMAGES
 #                                       in hack/kind-lib.sh; pull it first) with our kubelet:
@@ -42,7 +46,7 @@ KIND_E2E_RUN ?= .
 export KIND_WORKERS KIND_MIXED
 
 .PHONY: kind-tools kind-image kind-images kind-up kind-down kind-e2e kind-e2e-suite \
-        kind-e2e-upstream kind-e2e-conformance kind-e2e-density kind-e2e-chaos kind-e2e-chaos-short \
+        kind-e2e-upstream kind-e2e-conformance kind-e2e-density kind-e2e-storm kind-e2e-chaos kind-e2e-chaos-short \
         kind-preflight kind-ci kind-image-from-base kind-try-from-base
 
 kind-tools:
@@ -95,6 +99,11 @@ kind-e2e-conformance: kind-image
 kind-e2e-density: kind-tools
 	hack/kind-build-image.sh && hack/kind-build-image.sh --stock
 	E2E_CLUSTER=kind hack/e2e-density.sh
+
+# The stock kubelet comes from its image's build (_output/bin/kubelet-stock).
+kind-e2e-storm: kind-tools
+	hack/kind-build-image.sh && hack/kind-build-image.sh --stock
+	hack/e2e-storm.sh
 
 # TestChaos (e2e/chaos_test.go) on the one worker of a fresh cluster
 # (KIND_WORKERS=1, maxPods from hack/kind/chaos-kubelet-config.sh): kill -9 of

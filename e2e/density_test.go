@@ -171,7 +171,7 @@ func TestDensity(t *testing.T) {
 			l := histogram(t, tg.node, "prober_scheduler_start_lateness_seconds").since(tg.schedBefore)
 			res.SchedulerLateness = &l
 		}
-		res.Intervals = probeIntervals(t, tg.ips, start, end, period)
+		res.Intervals = probeIntervals(t, tg.ips, []string{"http/readiness", "grpc/liveness"}, start, end, period)
 		res.ReadyFlaps, res.Restarts = tg.flaps(), tg.restarts()
 	}
 
@@ -460,8 +460,11 @@ type histSummary struct {
 	Count  float64 `json:"count"`
 	MeanMs float64 `json:"meanMs"`
 	// P50Ms and P99Ms are bucket upper bounds: the histogram's resolution.
-	P50Ms float64 `json:"p50Ms"`
-	P99Ms float64 `json:"p99Ms"`
+	// Absent where the quantile lies past the last finite bucket: the
+	// kubelet's prober_probe_duration_seconds has none (only +Inf), the
+	// scheduler's lateness histogram has.
+	P50Ms *float64 `json:"p50Ms,omitempty"`
+	P99Ms *float64 `json:"p99Ms,omitempty"`
 }
 
 // since summarizes the observations made between before and h.
@@ -476,13 +479,17 @@ func (h hist) since(before hist) histSummary {
 		les = append(les, le)
 	}
 	sort.Float64s(les)
-	quantile := func(q float64) float64 {
+	quantile := func(q float64) *float64 {
 		for _, le := range les {
 			if h.buckets[le]-before.buckets[le] >= q*s.Count {
-				return le * 1000
+				if math.IsInf(le, 1) {
+					return nil
+				}
+				ms := le * 1000
+				return &ms
 			}
 		}
-		return math.Inf(1)
+		return nil
 	}
 	s.P50Ms, s.P99Ms = quantile(0.5), quantile(0.99)
 	return s
@@ -501,15 +508,16 @@ type intervalSummary struct {
 	ChecksProbed int `json:"checksProbed"`
 }
 
-// probeIntervals asks every target when it was probed (readiness over HTTP,
-// liveness over gRPC) and measures the gaps in the window (start, end].
-func probeIntervals(t *testing.T, ips map[string]string, start, end time.Time, period time.Duration) intervalSummary {
+// probeIntervals asks every target when each of its checks (probetarget's
+// keys: "http/readiness", "exec/liveness"...) was probed and measures the gaps
+// in the window (start, end].
+func probeIntervals(t *testing.T, ips map[string]string, checks []string, start, end time.Time, period time.Duration) intervalSummary {
 	t.Helper()
 	iv := measure.NewIntervals(int64(period))
 	s := intervalSummary{}
 	key := 0
 	for name, ip := range ips {
-		for _, check := range []string{"http/readiness", "grpc/liveness"} {
+		for _, check := range checks {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			body, err := admin(ctx, ip, portAdmin, "GET", "/times?key="+check)
 			cancel()

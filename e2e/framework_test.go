@@ -136,24 +136,57 @@ func newNamespace(t *testing.T) string {
 	return name
 }
 
-// dumpNamespace logs the pods and events of a failed test's namespace.
+// dumpNamespace tells what a failed test's namespace held: the whole of it
+// (every pod's status, every event with its count and times) into
+// _output/e2e-dumps/<namespace>.json, and in the test's log one line per
+// container and one per warning event, so that the failure's own message
+// stays near the end of a long log (CI shows its tail).
 func dumpNamespace(t *testing.T, ns string) {
 	ctx := context.Background()
-	pods, err := client.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{})
-	if err == nil {
-		for _, p := range pods.Items {
-			t.Logf("pod %s: phase %s, conditions %v", p.Name, p.Status.Phase, p.Status.Conditions)
-			for _, cs := range append(p.Status.InitContainerStatuses, p.Status.ContainerStatuses...) {
-				t.Logf("  container %s: ready %v started %v restarts %d state %+v", cs.Name, cs.Ready, deref(cs.Started), cs.RestartCount, cs.State)
-			}
+	pods, perr := client.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{})
+	events, eerr := client.CoreV1().Events(ns).List(ctx, metav1.ListOptions{})
+	if perr != nil || eerr != nil {
+		t.Logf("dump of %s: pods: %v, events: %v", ns, perr, eerr)
+		return
+	}
+	for _, p := range pods.Items {
+		for _, cs := range append(p.Status.InitContainerStatuses, p.Status.ContainerStatuses...) {
+			t.Logf("dump: pod %s container %s: ready %v started %v restarts %d state %s last %s",
+				p.Name, cs.Name, cs.Ready, deref(cs.Started), cs.RestartCount, stateString(cs.State), stateString(cs.LastTerminationState))
 		}
 	}
-	events, err := client.CoreV1().Events(ns).List(ctx, metav1.ListOptions{})
-	if err == nil {
-		for _, e := range events.Items {
-			t.Logf("event %s %s %s: %s", e.InvolvedObject.Name, e.Type, e.Reason, e.Message)
+	for _, e := range events.Items {
+		if e.Type != v1.EventTypeNormal {
+			t.Logf("dump: event %s %s x%d: %s", e.InvolvedObject.Name, e.Reason, e.Count, e.Message)
 		}
 	}
+	dir := filepath.Join(repoRoot(), "_output", "e2e-dumps")
+	b, err := json.MarshalIndent(map[string]any{"pods": pods.Items, "events": events.Items}, "", "  ")
+	if err == nil {
+		err = os.MkdirAll(dir, 0o755)
+	}
+	if err == nil {
+		err = os.WriteFile(filepath.Join(dir, ns+".json"), b, 0o644)
+	}
+	if err != nil {
+		t.Logf("dump of %s not saved: %v", ns, err)
+		return
+	}
+	t.Logf("dump: every pod status and event of %s in %s", ns, filepath.Join(dir, ns+".json"))
+}
+
+// stateString is a container state in a few words.
+func stateString(s v1.ContainerState) string {
+	switch {
+	case s.Running != nil:
+		return "running since " + s.Running.StartedAt.UTC().Format(time.TimeOnly)
+	case s.Terminated != nil:
+		return fmt.Sprintf("terminated (%s, exit %d, %s–%s)", s.Terminated.Reason, s.Terminated.ExitCode,
+			s.Terminated.StartedAt.UTC().Format(time.TimeOnly), s.Terminated.FinishedAt.UTC().Format(time.TimeOnly))
+	case s.Waiting != nil:
+		return "waiting (" + s.Waiting.Reason + ")"
+	}
+	return "none"
 }
 
 func deref[T any](p *T) (v T) {
@@ -165,12 +198,23 @@ func deref[T any](p *T) (v T) {
 
 func ptr[T any](v T) *T { return &v }
 
-// waitFor polls cond every 200 ms until it is true, fails the test after timeout.
+// waitFor polls cond every 200 ms until it is true, fails the test after
+// timeout. An error from cond is a "not yet", not the end: an API server on a
+// loaded two-core machine times a request out now and then, and one such
+// answer must not fail a test whose condition comes true a poll later. The
+// last error is in the failure's message.
 func waitFor(t *testing.T, timeout time.Duration, what string, cond func(ctx context.Context) (bool, error)) {
 	t.Helper()
-	err := wait.PollUntilContextTimeout(context.Background(), 200*time.Millisecond, timeout, true, cond)
+	var last error
+	err := wait.PollUntilContextTimeout(context.Background(), 200*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
+		ok, err := cond(ctx)
+		if err != nil {
+			last = err
+		}
+		return ok && err == nil, nil
+	})
 	if err != nil {
-		t.Fatalf("waiting %v for %s: %v", timeout, what, err)
+		t.Fatalf("waiting %v for %s: %v (last error from the check: %v)", timeout, what, err, last)
 	}
 }
 
@@ -228,13 +272,28 @@ func probe(h v1.ProbeHandler) *v1.Probe {
 	return &v1.Probe{ProbeHandler: h, PeriodSeconds: 1, TimeoutSeconds: 1, SuccessThreshold: 1, FailureThreshold: 1}
 }
 
+// createPod creates the pod, again after an answer that leaves it unknown
+// whether the API server did (a timeout, an overload: see waitFor); a pod of
+// that name found then is the one created.
 func createPod(t *testing.T, ns string, pod *v1.Pod) *v1.Pod {
 	t.Helper()
-	p, err := client.CoreV1().Pods(ns).Create(context.Background(), pod, metav1.CreateOptions{})
-	if err != nil {
-		t.Fatalf("create pod %s: %v", pod.Name, err)
-	}
-	return p
+	var created *v1.Pod
+	retried := false
+	waitFor(t, 30*time.Second, "create pod "+pod.Name, func(ctx context.Context) (bool, error) {
+		p, err := client.CoreV1().Pods(ns).Create(ctx, pod, metav1.CreateOptions{})
+		switch {
+		case err == nil:
+			created = p
+		case retried && apierrors.IsAlreadyExists(err):
+			created, err = getPod(ctx, ns, pod.Name)
+		case apierrors.IsInvalid(err) || apierrors.IsForbidden(err) || apierrors.IsAlreadyExists(err) || apierrors.IsBadRequest(err):
+			t.Fatalf("create pod %s: %v", pod.Name, err)
+		default:
+			retried = true
+		}
+		return err == nil, err
+	})
+	return created
 }
 
 func getPod(ctx context.Context, ns, name string) (*v1.Pod, error) {
@@ -378,17 +437,28 @@ func admin(ctx context.Context, podIP string, port int, method, path string) (st
 	return string(b), nil
 }
 
-// holds asserts cond stays true for d (polled every 200 ms).
+// holds asserts cond stays true for d (polled every 200 ms). A failed GET
+// skips its poll (see waitFor); a hold with no answer for a second fails.
 func holds(t *testing.T, ns, name string, d time.Duration, what string, cond func(*v1.Pod) bool) {
 	t.Helper()
-	deadline := time.Now().Add(d)
-	for time.Now().Before(deadline) {
+	start := time.Now()
+	deadline, answered := start.Add(d), start
+	for now := start; now.Before(deadline); now = time.Now() {
 		p, err := getPod(context.Background(), ns, name)
-		if err != nil {
-			t.Fatalf("get pod %s: %v", name, err)
-		}
-		if !cond(p) {
-			t.Fatalf("pod %s: expected %s for %v, broken after %v", name, what, d, d-time.Until(deadline))
+		switch {
+		case err != nil && time.Since(answered) > time.Second:
+			t.Fatalf("pod %s: no answer for %v while holding %s: %v", name, time.Since(answered).Round(time.Millisecond), what, err)
+		case err != nil:
+			t.Logf("pod %s: %v (polling on)", name, err)
+		case !cond(p):
+			cs := containerStatus(p, "target")
+			detail := ""
+			if cs != nil {
+				detail = fmt.Sprintf(" (container target: restarts %d, state %s, last %s)", cs.RestartCount, stateString(cs.State), stateString(cs.LastTerminationState))
+			}
+			t.Fatalf("pod %s: expected %s for %v, broken after %v%s", name, what, d, now.Sub(start).Round(time.Millisecond), detail)
+		default:
+			answered = time.Now()
 		}
 		time.Sleep(200 * time.Millisecond)
 	}

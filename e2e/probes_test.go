@@ -91,7 +91,7 @@ func TestLivenessRestart(t *testing.T) {
 			t.Logf("%s: restarted %v after liveness started failing", tc.name, time.Since(start).Round(time.Millisecond))
 			cs := containerStatus(p, "target")
 			if cs.LastTerminationState.Terminated == nil {
-				t.Errorf("no lastState.terminated after a liveness restart: %+v", cs.LastTerminationState)
+				t.Errorf("no lastState.terminated after a liveness restart: restarts %d, state %s, last %s", cs.RestartCount, stateString(cs.State), stateString(cs.LastTerminationState))
 			}
 			holds(t, ns, name, 4*time.Second, "no further restart (new container is healthy)", func(p *v1.Pod) bool {
 				return containerStatus(p, "target").RestartCount == 1

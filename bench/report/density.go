@@ -15,7 +15,7 @@ import (
 )
 
 // densityRows are the table's rows: a label, a dotted path, a format. A label
-// with "all rounds" sums over the rounds.
+// with "(all " ("all rounds") sums over the rounds.
 var densityRows = []struct{ label, path, format string }{
 	{"kubelet CPU, cores (mean over the window)", "cpuCores", "%.3f"},
 	{"kubelet RSS, MiB (mean)", "rssMiB.mean", "%.0f"},
@@ -78,7 +78,7 @@ func loadDensity(dir string) ([]*flavorRuns, error) {
 // rounds. The median of whole numbers is truncated to a whole number, as the
 // JSON's integers are counts.
 func densityCell(vals []float64, format, label string) string {
-	if strings.Contains(label, "all rounds") {
+	if sums(label) {
 		return one(format, sum(vals))
 	}
 	m := median(vals)
@@ -95,6 +95,9 @@ func densityCell(vals []float64, format, label string) string {
 	}
 	return text
 }
+
+// sums tells a row of counts, summed over the rounds: its label says "(all ...".
+func sums(label string) bool { return strings.Contains(label, "(all ") }
 
 // densityReport is summary.md of an e2e density run.
 func densityReport(dir string) (string, error) {
@@ -144,7 +147,7 @@ func densityReport(dir string) (string, error) {
 		if withRatio {
 			s, p := median(col(by["stock"], row.path)), median(col(by["patched"], row.path))
 			r := ""
-			if s != 0 && !strings.Contains(row.label, "all rounds") {
+			if s != 0 && !sums(row.label) {
 				r = fmt.Sprintf("%.2fx", p/s)
 			}
 			cells = append(cells, r)

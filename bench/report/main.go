@@ -4,6 +4,7 @@
 //	report headline DIR          headline.md of a scripts/bench.sh run: upstream → probewheel (headline.go)
 //	report capacity DIR          capacity.md of a scripts/bench.sh capacity sweep (capacity.go)
 //	report density DIR           summary.md of a hack/e2e-density.sh run (density.go)
+//	report storm DIR             summary.md of a hack/e2e-storm.sh run (storm.go)
 //	report condense DUMPS DIR    DIR/summaries/ from the benchmark's raw dumps (condense.go)
 //	report late FILE...          what held up the late arrivals of a traced window (late.go)
 //	report shares DIR PROFILES   shares.md: a run's CPU by part, from the windows' CPU profiles (shares.go)
@@ -45,6 +46,7 @@ var dirReports = map[string]struct {
 	"headline": {"headline.md", headlineReport},
 	"capacity": {"capacity.md", capacityReport},
 	"density":  {"summary.md", densityReport},
+	"storm":    {"summary.md", stormReport},
 }
 
 func run(args []string) error {
@@ -70,7 +72,7 @@ func run(args []string) error {
 	return write(filepath.Join(args[1], r.file), text)
 }
 
-var errUsage = errors.New("usage: report hollow|headline|capacity|density DIR, report condense DUMPS DIR, report shares DIR PROFILES, or report late FILE...")
+var errUsage = errors.New("usage: report hollow|headline|capacity|density|storm DIR, report condense DUMPS DIR, report shares DIR PROFILES, or report late FILE...")
 
 // write writes a report and prints it.
 func write(path, text string) error {

@@ -32,14 +32,9 @@ func readRuns(dir string, names []string, re *regexp.Regexp) (kinds []string, ru
 		if m == nil {
 			continue
 		}
-		path := filepath.Join(dir, n)
-		b, err := os.ReadFile(path)
+		r, err := readResult(filepath.Join(dir, n))
 		if err != nil {
 			return nil, nil, err
-		}
-		var r result
-		if err := json.Unmarshal(b, &r); err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", path, err)
 		}
 		round, _ := strconv.Atoi(m[2])
 		if _, ok := byKind[m[1]]; !ok {
@@ -56,6 +51,19 @@ func readRuns(dir string, names []string, re *regexp.Regexp) (kinds []string, ru
 		}
 	}
 	return kinds, runs, nil
+}
+
+// readResult reads one JSON result.
+func readResult(path string) (result, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var r result
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return r, nil
 }
 
 // get returns the number at a dotted path ("lateness.p99AbsMs"); ok is false

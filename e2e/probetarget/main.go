@@ -18,9 +18,9 @@
 // HTTP, TCP and gRPC checks are served by bench/target, the probe target of
 // every level of probewheel's measurements. GET
 // :9090/stats returns how many times each check was asked, as JSON; GET
-// :9090/times?key=<handler>/<name> (e.g. http/readiness) the Unix-nanosecond
-// times of its last 256 calls, oldest first, so a test can see when the
-// kubelet probed; GET :9090/healthz answers 200 (the tests wait on it).
+// :9090/times?key=<handler>/<name> (e.g. http/readiness, exec/liveness) the
+// Unix-nanosecond times of its last 256 calls, oldest first, so a test can see
+// when the kubelet probed; GET :9090/healthz answers 200 (the tests wait on it).
 package main
 
 import (
@@ -36,6 +36,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -196,6 +197,24 @@ func (c *counters) snapshot() map[string]int {
 	return out
 }
 
+// execTimes are the last maxTimes calls of an exec check, from the lines its
+// processes left (Unix ns, oldest first).
+func execTimes(name string) []int64 {
+	b, err := os.ReadFile(statePath("." + name + ".execlog"))
+	if err != nil {
+		return []int64{}
+	}
+	lines := strings.Fields(string(b))
+	lines = lines[max(0, len(lines)-maxTimes):]
+	times := make([]int64, 0, len(lines))
+	for _, l := range lines {
+		if ns, err := strconv.ParseInt(l, 10, 64); err == nil {
+			times = append(times, ns)
+		}
+	}
+	return times
+}
+
 func serve() {
 	var (
 		httpAddr  = flag.String("http", ":8080", "HTTP check address")
@@ -265,7 +284,12 @@ func serve() {
 	})
 	amux.HandleFunc("/times", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(cnt.timesOf(r.URL.Query().Get("key")))
+		key := r.URL.Query().Get("key")
+		times := cnt.timesOf(key)
+		if name, ok := strings.CutPrefix(key, "exec/"); ok && validNme.MatchString(name) {
+			times = execTimes(name)
+		}
+		_ = json.NewEncoder(w).Encode(times)
 	})
 	go serveHTTP(mustListen(*adminAddr), amux)
 

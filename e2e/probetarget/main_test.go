@@ -48,3 +48,30 @@ func TestChecks(t *testing.T) {
 		})
 	}
 }
+
+// TestExecTimes: the exec check's calls come back as /times serves them, the
+// newest maxTimes, oldest first; a check never called has none.
+func TestExecTimes(t *testing.T) {
+	stateDir = t.TempDir()
+	if got := execTimes("readiness"); len(got) != 0 {
+		t.Fatalf("no calls yet, got %v", got)
+	}
+	const calls = maxTimes + 3
+	for range calls {
+		if rc := cmdCheck([]string{"readiness"}); rc != 0 {
+			t.Fatalf("check exited %d", rc)
+		}
+	}
+	got := execTimes("readiness")
+	if len(got) != maxTimes {
+		t.Fatalf("%d calls kept, want %d", len(got), maxTimes)
+	}
+	for i := 1; i < len(got); i++ {
+		if got[i] < got[i-1] {
+			t.Fatalf("call %d at %d before call %d at %d", i, got[i], i-1, got[i-1])
+		}
+	}
+	if n := (&counters{n: map[string]int{}}).snapshot()["exec/readiness"]; n != calls {
+		t.Errorf("stats count %d exec calls, want %d", n, calls)
+	}
+}

@@ -1,0 +1,135 @@
+package main
+
+// The exec-probe storm on kind (hack/e2e-storm.sh, issue 56): summary.md from
+// <pods>-<n>-<arm>.json, e2e/storm_test.go's windows. One table per density,
+// stock first: what the runtime and the kubelet spent, what the probes saw,
+// the median over an arm's windows with each window's value (counts summed),
+// and probewheel/stock.
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+var stormRows = []struct{ label, path, format string }{
+	{"exec probes per second (nominal)", "execPerSecond", "%.0f"},
+	{"runtime CPU, cores (containerd, shims and what they reap; mean of 1 s samples)", "runtimeCPU.mean", "%.2f"},
+	{"runtime CPU, cores (peak 1 s)", "runtimeCPU.max", "%.2f"},
+	{"kubelet CPU, cores", "kubeletCPU", "%.3f"},
+	{"kubelet goroutines (max)", "goroutines.max", "%.0f"},
+	{"kubelet threads (max)", "threads.max", "%.0f"},
+	{"healthy runs in the window", "healthyRuns", "%.0f"},
+	{"exec duration of successful runs, mean ms", "execDuration.meanMs", "%.0f"},
+	{"exec duration, worst 5 s mean, ms", "execMeanMs.max", "%.0f"},
+	{"interval abs(dev) p50, ms (seen in the containers)", "intervals.p50AbsDevMs", "%.0f"},
+	{"interval abs(dev) p99, ms", "intervals.p99AbsDevMs", "%.0f"},
+	{"failed or unknown results of healthy pods (all windows; timeouts)", "healthyFailed+healthyUnknown", "%.0f"},
+	{"missed runs (all windows)", "intervals.missed", "%.0f"},
+	{"readiness flaps of healthy pods (all windows)", "healthyFlaps", "%.0f"},
+	{"restarts of healthy containers (all windows)", "healthyRestarts", "%.0f"},
+}
+
+var stormFile = regexp.MustCompile(`^(\d+)-(\d+)-([a-z][a-z0-9]*)\.json$`)
+
+// stormReport is summary.md of a storm run.
+func stormReport(dir string) (string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return "", err
+	}
+	// pods -> arm -> windows in order
+	by := map[int]map[string][]result{}
+	type file struct {
+		name    string
+		pods, n int
+		arm     string
+	}
+	var files []file
+	for _, e := range entries {
+		m := stormFile.FindStringSubmatch(e.Name())
+		if m == nil {
+			continue
+		}
+		pods, _ := strconv.Atoi(m[1])
+		n, _ := strconv.Atoi(m[2])
+		files = append(files, file{e.Name(), pods, n, m[3]})
+	}
+	if len(files) == 0 {
+		return "", fmt.Errorf("%s: no <pods>-<n>-<arm>.json", dir)
+	}
+	slices.SortFunc(files, func(a, b file) int { return (a.pods-b.pods)*1000 + a.n - b.n })
+	var densities []int
+	for _, f := range files {
+		r, err := readResult(filepath.Join(dir, f.name))
+		if err != nil {
+			return "", err
+		}
+		if by[f.pods] == nil {
+			by[f.pods] = map[string][]result{}
+			densities = append(densities, f.pods)
+		}
+		by[f.pods][f.arm] = append(by[f.pods][f.arm], r)
+	}
+	var out []string
+	for _, pods := range densities {
+		arms := by[pods]
+		// stock first, then the arms as the files first name them
+		names := []string{}
+		if len(arms["stock"]) > 0 {
+			names = append(names, "stock")
+		}
+		for _, f := range files {
+			if f.pods == pods && !slices.Contains(names, f.arm) {
+				names = append(names, f.arm)
+			}
+		}
+		first := arms[names[0]][0]
+		out = append(out, fmt.Sprintf("## %d pods (%s hung), exec readiness and liveness every 1 s, timeout 1 s", pods, g(first.num("hungPods"))), "",
+			fmt.Sprintf("Windows of %s s, each after the kubelet's swap and a %s s settle, the arms in the order the files number them; median (each window), counts summed.",
+				g(first.num("windowSeconds")), g(first.num("settleSeconds"))), "")
+		head := make([]string, len(names))
+		var ratios []string
+		for i, a := range names {
+			head[i] = fmt.Sprintf("%s (%s)", a, arms[a][0].str("kubelet"))
+			if names[0] == "stock" && a != "stock" {
+				ratios = append(ratios, a)
+				head = append(head, a+" / stock") // after every arm's column
+			}
+		}
+		out = append(out, "| | "+strings.Join(head, " | ")+" |", "|---|"+strings.Repeat("---|", len(head)))
+		for _, row := range stormRows {
+			col := func(a string) []float64 {
+				v := make([]float64, len(arms[a]))
+				for i, r := range arms[a] {
+					for _, p := range strings.Split(row.path, "+") {
+						v[i] += r.num(p)
+					}
+				}
+				return v
+			}
+			agg := median
+			if sums(row.label) {
+				agg = sum
+			}
+			cells := make([]string, 0, len(head))
+			for _, a := range names {
+				cells = append(cells, densityCell(col(a), row.format, row.label))
+			}
+			for _, a := range ratios {
+				r := ""
+				if s := agg(col("stock")); s != 0 {
+					r = fmt.Sprintf("%.2fx", agg(col(a))/s)
+				}
+				cells = append(cells, r)
+			}
+			out = append(out, fmt.Sprintf("| %s | %s |", row.label, strings.Join(cells, " | ")))
+		}
+		out = append(out, "")
+	}
+	return strings.Join(out, "\n"), nil
+}

@@ -1,0 +1,476 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// TestExecStorm measures what exec probes cost the node's container runtime
+// and what the runtime's saturation costs the probes (issue 56, step 1):
+// `make kind-e2e-storm` (hack/e2e-storm.sh) runs it on the one worker of a
+// kind cluster, containerd and runc as users have them.
+//
+// For each density of PW_E2E_STORM_PODS (e.g. "20,40,80") it creates that
+// many probetarget pods, each with an exec readiness and an exec liveness
+// probe (`probetarget check <name>`, period 1 s, timeout 1 s, failureThreshold
+// 3), PW_E2E_STORM_HUNG of them (a fraction, default 0) with a readiness
+// command that outlives its timeout. Then, for each arm of PW_E2E_STORM_ARMS
+// (default "stock,probewheel,probewheel,stock": the same pods, the kubelet
+// swapped in place by $PW_E2E_STORM_SWAP_CMD <node> <stock|probewheel|binary>,
+// so that a drift of the shared machine does not always favour one; an arm
+// may name a binary of its own, PW_E2E_STORM_KUBELETS="<arm>=<path>,..."), it lets the node settle
+// (PW_E2E_STORM_SETTLE, 20 s) and watches it for PW_E2E_STORM_WINDOW (90 s):
+//
+//   - the probes: duration (prober_probe_duration_seconds of the healthy
+//     pods: the ExecSync round trip as the kubelet times it, its mean over
+//     the window and over each 5 s: the histogram has no finite buckets), failed and
+//     unknown results of healthy pods (every one a timeout or a runtime error:
+//     their commands exit 0), restarts and readiness flaps of healthy pods,
+//     and the intervals between runs as the containers saw them (the exec
+//     check's own record), missed runs included;
+//   - the runtime: CPU of containerd's unit (containerd, its shims, and what
+//     they reap: runc, the probe commands), sampled each second, mean and peak;
+//   - the kubelet: CPU, goroutines and OS threads.
+//
+// Each window goes to PW_E2E_STORM_OUT/<pods>-<n>-<arm>.json. It measures; it
+// judges nothing (a 2-core machine under a storm is what is being measured).
+func TestExecStorm(t *testing.T) {
+	out := os.Getenv("PW_E2E_STORM_OUT")
+	if out == "" {
+		t.Skip("PW_E2E_STORM_OUT not set; run make kind-e2e-storm")
+	}
+	var densities []int
+	for _, f := range strings.Split(envOr("PW_E2E_STORM_PODS", "20,40"), ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n <= 0 {
+			t.Fatalf("PW_E2E_STORM_PODS=%q: want positive integers, comma-separated", os.Getenv("PW_E2E_STORM_PODS"))
+		}
+		densities = append(densities, n)
+	}
+	arms := strings.Split(envOr("PW_E2E_STORM_ARMS", "stock,probewheel,probewheel,stock"), ",")
+	// Which kubelet the swap command is given for an arm: stock, probewheel,
+	// or a binary of PW_E2E_STORM_KUBELETS ("<arm>=<path>,...").
+	kubelets := map[string]string{"stock": "stock", "probewheel": "probewheel"}
+	if v := os.Getenv("PW_E2E_STORM_KUBELETS"); v != "" {
+		for _, kv := range strings.Split(v, ",") {
+			arm, path, ok := strings.Cut(kv, "=")
+			if !ok || !regexp.MustCompile(`^[a-z][a-z0-9]*$`).MatchString(arm) || path == "" {
+				t.Fatalf("PW_E2E_STORM_KUBELETS=%q: want <arm>=<kubelet binary>,...", v)
+			}
+			kubelets[arm] = path
+		}
+	}
+	for _, a := range arms {
+		if kubelets[a] == "" {
+			t.Fatalf("PW_E2E_STORM_ARMS: arm %q is neither stock, probewheel nor in PW_E2E_STORM_KUBELETS", a)
+		}
+	}
+	hung, err := strconv.ParseFloat(envOr("PW_E2E_STORM_HUNG", "0"), 64)
+	if err != nil || hung < 0 || hung >= 1 {
+		t.Fatalf("PW_E2E_STORM_HUNG=%q: want a fraction in [0, 1)", os.Getenv("PW_E2E_STORM_HUNG"))
+	}
+	settle := envDuration(t, "PW_E2E_STORM_SETTLE", 20*time.Second)
+	window := envDuration(t, "PW_E2E_STORM_WINDOW", 90*time.Second)
+	if window > 200*time.Second {
+		t.Fatalf("PW_E2E_STORM_WINDOW=%v: probetarget keeps 256 runs per check, at most 200 s can be measured", window)
+	}
+	swap := strings.Fields(os.Getenv("PW_E2E_STORM_SWAP_CMD"))
+	if len(swap) == 0 && len(arms) > 1 {
+		t.Fatal("PW_E2E_STORM_SWAP_CMD not set: it swaps the kubelet between arms (hack/kind-swap-kubelet.sh)")
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, pods := range densities {
+		ns := newNamespace(t)
+		nHung := int(float64(pods)*hung + 0.5)
+		stormPods(t, ns, pods, nHung)
+		for i, arm := range arms {
+			if len(swap) > 0 {
+				cmd := exec.Command(swap[0], append(swap[1:], nodeName, kubelets[arm])...)
+				if b, err := cmd.CombinedOutput(); err != nil {
+					t.Fatalf("swap to %s: %v\n%s", arm, err, b)
+				}
+			}
+			if got := nodeKubeletVersion(t, nodeName); strings.Contains(got, "probewheel") != (arm != "stock") {
+				t.Fatalf("arm %s, but the node runs kubelet %s", arm, got)
+			}
+			res := stormWindow(t, ns, pods, nHung, settle, window)
+			res.Arm = arm
+			b, err := json.MarshalIndent(res, "", "  ")
+			if err != nil {
+				t.Fatalf("%v: %+v", err, res)
+			}
+			file := filepath.Join(out, fmt.Sprintf("%03d-%d-%s.json", pods, i+1, arm))
+			if err := os.WriteFile(file, append(b, '\n'), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%d pods, arm %d %s: exec mean %.0f ms (worst 5 s %.0f ms), %.0f failed, %d restarts, runtime CPU %.2f (peak %.2f) cores, kubelet %.2f cores",
+				pods, i+1, arm, res.ExecDuration.MeanMs, res.ExecMeanMs.Max, res.HealthyFailed, res.HealthyRestarts,
+				res.RuntimeCPU.Mean, res.RuntimeCPU.Max, res.KubeletCPU)
+		}
+		deleteNamespace(t, ns, pods)
+	}
+}
+
+// stormPods creates the density's pods and waits until every container runs.
+// It does not wait for Ready: past the runtime's capacity, readiness is what
+// is measured, and it may never hold for every pod at once.
+func stormPods(t *testing.T, ns string, pods, hung int) {
+	t.Helper()
+	probe := func(check string) *v1.Probe {
+		return &v1.Probe{ProbeHandler: execProbe(check), PeriodSeconds: 1, TimeoutSeconds: 1, SuccessThreshold: 1, FailureThreshold: 3}
+	}
+	for i := range pods {
+		var args []string
+		if i < hung {
+			args = append(args, "--hang=readiness")
+		}
+		c := targetContainer("target", args...)
+		c.ReadinessProbe = probe("readiness")
+		c.LivenessProbe = probe("liveness")
+		// A start under the storm can take long; the liveness probe must not
+		// kill a container that has not served yet.
+		c.LivenessProbe.InitialDelaySeconds = 10
+		pod := targetPod(stormPodName(i), c)
+		pod.Labels = map[string]string{"probewheel.io/storm-hung": strconv.FormatBool(i < hung)}
+		createPod(t, ns, pod)
+	}
+	waitFor(t, 15*time.Minute, fmt.Sprintf("%d containers running in %s", pods, ns), func(ctx context.Context) (bool, error) {
+		list, err := client.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return false, err
+		}
+		n := 0
+		for _, p := range list.Items {
+			if cs := containerStatus(&p, "target"); p.Status.PodIP != "" && cs != nil && cs.State.Running != nil {
+				n++
+			}
+		}
+		return n == pods, nil
+	})
+}
+
+func stormPodName(i int) string { return fmt.Sprintf("s%03d", i) }
+
+// deleteNamespace deletes the density's pods and waits until they are gone
+// from the node, so that the next density starts on a quiet runtime.
+func deleteNamespace(t *testing.T, ns string, pods int) {
+	t.Helper()
+	if err := client.CoreV1().Namespaces().Delete(context.Background(), ns, metav1.DeleteOptions{}); err != nil {
+		t.Fatalf("delete namespace %s: %v", ns, err)
+	}
+	waitFor(t, 10*time.Minute, fmt.Sprintf("the %d pods of %s gone", pods, ns), func(ctx context.Context) (bool, error) {
+		list, err := client.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{})
+		return err == nil && len(list.Items) == 0, nil
+	})
+}
+
+// stormResult is one arm's window at one density.
+type stormResult struct {
+	Arm           string  `json:"arm"`
+	Kubelet       string  `json:"kubelet"`
+	Pods          int     `json:"pods"`
+	HungPods      int     `json:"hungPods"`
+	ExecPerSecond float64 `json:"execPerSecond"` // the probes' nominal rate
+	WindowSeconds float64 `json:"windowSeconds"`
+	SettleSeconds float64 `json:"settleSeconds"`
+	// ExecDuration is the healthy pods' probe duration (prober_probe_duration_seconds:
+	// successful and unknown results, not failures), ExecMeanMs its mean over
+	// 5 s stretches (their mean and worst); HungDuration the hung pods'.
+	ExecDuration histSummary `json:"execDuration"`
+	ExecMeanMs   stats       `json:"execMeanMs"`
+	HungDuration histSummary `json:"hungDuration"`
+	// HealthyRuns, HealthyFailed, HealthyUnknown: the healthy pods' results
+	// in the window (prober_probe_total). Their commands exit 0: a failure is
+	// a timeout or a runtime error.
+	HealthyRuns     float64         `json:"healthyRuns"`
+	HealthyFailed   float64         `json:"healthyFailed"`
+	HealthyUnknown  float64         `json:"healthyUnknown"`
+	HealthyRestarts int             `json:"healthyRestarts"`
+	HealthyFlaps    int             `json:"healthyFlaps"`
+	Intervals       intervalSummary `json:"intervals"`
+	RuntimeCPU      stats           `json:"runtimeCPU"` // cores, 1 s samples
+	KubeletCPU      float64         `json:"kubeletCPU"` // cores over the window
+	Goroutines      stats           `json:"goroutines"`
+	Threads         stats           `json:"threads"`
+	Samples         []stormSample   `json:"samples"`
+}
+
+type stormSample struct {
+	T          float64 `json:"t"`
+	RuntimeCPU float64 `json:"runtimeCPU"`
+	KubeletCPU float64 `json:"kubeletCPU"`
+	Goroutines float64 `json:"goroutines,omitempty"`
+	Threads    float64 `json:"threads"`
+	// ExecMeanMs is the healthy pods' mean exec duration over the last 5 s
+	// (every fifth sample): the kubelet's histogram has no finite buckets.
+	ExecMeanMs float64 `json:"execMeanMs,omitempty"`
+}
+
+func stormWindow(t *testing.T, ns string, pods, hung int, settle, window time.Duration) stormResult {
+	t.Helper()
+	time.Sleep(settle)
+	list, err := client.CoreV1().Pods(ns).List(context.Background(), metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	healthy := map[string]string{} // name -> IP
+	var healthyList v1.PodList
+	healthyList.ResourceVersion = list.ResourceVersion
+	for _, p := range list.Items {
+		if p.Labels["probewheel.io/storm-hung"] == "false" {
+			healthy[p.Name] = p.Status.PodIP
+			healthyList.Items = append(healthyList.Items, p)
+		}
+	}
+	isHealthy := func(labels string) bool {
+		m := podLabel.FindStringSubmatch(labels)
+		if m == nil {
+			return false
+		}
+		_, ok := healthy[m[1]]
+		return ok
+	}
+	pid := kubeletPID(t, nodeName)
+	rt := newRuntimeProcs(t, pid)
+	flaps, restarts := watchFlaps(t, ns, &healthyList)
+	res := stormResult{
+		Kubelet: nodeKubeletVersion(t, nodeName), Pods: pods, HungPods: hung,
+		ExecPerSecond: 2 * float64(pods), WindowSeconds: window.Seconds(), SettleSeconds: settle.Seconds(),
+	}
+	before := string(nodeKubeletGet(t, nodeName, nil, "metrics", "probes"))
+
+	lastDur := histogramWhere(before, "prober_probe_duration_seconds", isHealthy)
+	start := time.Now()
+	rt.sample(t)
+	kBefore := procCPU(t, pid)
+	kPrev, prev := kBefore, start
+	tick := time.NewTicker(time.Second)
+	for now := range tick.C {
+		k, r := procCPU(t, pid), rt.sample(t)
+		s := stormSample{
+			T:          now.Sub(start).Seconds(),
+			RuntimeCPU: r.Seconds() / now.Sub(prev).Seconds(),
+			KubeletCPU: (k - kPrev).Seconds() / now.Sub(prev).Seconds(),
+			Threads:    procThreads(t, pid),
+		}
+		if len(res.Samples)%5 == 4 {
+			s.Goroutines = goroutines(t, nodeName)
+			h := histogramWhere(string(nodeKubeletGet(t, nodeName, nil, "metrics", "probes")), "prober_probe_duration_seconds", isHealthy)
+			s.ExecMeanMs = h.since(lastDur).MeanMs
+			lastDur = h
+		}
+		res.Samples = append(res.Samples, s)
+		kPrev, prev = k, now
+		if now.Sub(start) >= window {
+			break
+		}
+	}
+	tick.Stop()
+	end := time.Now()
+	res.KubeletCPU = (procCPU(t, pid) - kBefore).Seconds() / end.Sub(start).Seconds()
+	if kubeletPID(t, nodeName) != pid {
+		t.Fatalf("the kubelet restarted during the window")
+	}
+	after := string(nodeKubeletGet(t, nodeName, nil, "metrics", "probes"))
+	res.ExecDuration = histogramWhere(after, "prober_probe_duration_seconds", isHealthy).
+		since(histogramWhere(before, "prober_probe_duration_seconds", isHealthy))
+	notHealthy := func(l string) bool { return !isHealthy(l) }
+	res.HungDuration = histogramWhere(after, "prober_probe_duration_seconds", notHealthy).
+		since(histogramWhere(before, "prober_probe_duration_seconds", notHealthy))
+	count := func(result string) float64 {
+		keep := func(l string) bool { return isHealthy(l) && strings.Contains(l, `result="`+result+`"`) }
+		return sumWhere(after, "prober_probe_total", keep) - sumWhere(before, "prober_probe_total", keep)
+	}
+	res.HealthyFailed, res.HealthyUnknown = count("failed"), count("unknown")
+	res.HealthyRuns = count("successful") + res.HealthyFailed + res.HealthyUnknown
+	res.HealthyFlaps, res.HealthyRestarts = flaps(), restarts()
+	res.Intervals = probeIntervals(t, healthy, []string{"exec/readiness", "exec/liveness"}, start, end, time.Second)
+	pick := func(f func(stormSample) float64) stats {
+		var s stats
+		n := 0
+		for _, x := range res.Samples {
+			if v := f(x); v > 0 {
+				s.Mean += v
+				s.Max = max(s.Max, v)
+				n++
+			}
+		}
+		if n > 0 {
+			s.Mean /= float64(n)
+		}
+		return s
+	}
+	res.RuntimeCPU = pick(func(s stormSample) float64 { return s.RuntimeCPU })
+	res.Goroutines = pick(func(s stormSample) float64 { return s.Goroutines })
+	res.Threads = pick(func(s stormSample) float64 { return s.Threads })
+	res.ExecMeanMs = pick(func(s stormSample) float64 { return s.ExecMeanMs })
+	return res
+}
+
+var podLabel = regexp.MustCompile(`pod="([^"]*)"`)
+
+// metricSeries calls f with the label set and value of each sample of name.
+func metricSeries(text, name string, f func(labels string, v float64)) {
+	for _, m := range metricLine.FindAllStringSubmatch(text, -1) {
+		if m[1] != name {
+			continue
+		}
+		if v, err := strconv.ParseFloat(m[3], 64); err == nil {
+			f(m[2], v)
+		}
+	}
+}
+
+func sumWhere(text, name string, keep func(labels string) bool) float64 {
+	var sum float64
+	metricSeries(text, name, func(l string, v float64) {
+		if keep(l) {
+			sum += v
+		}
+	})
+	return sum
+}
+
+// histogramWhere is histogram's sum over the label sets keep accepts.
+func histogramWhere(text, name string, keep func(labels string) bool) hist {
+	h := hist{buckets: map[float64]float64{}}
+	h.count = sumWhere(text, name+"_count", keep)
+	h.sum = sumWhere(text, name+"_sum", keep)
+	le := regexp.MustCompile(`le="([^"]+)"`)
+	metricSeries(text, name+"_bucket", func(l string, v float64) {
+		m := le.FindStringSubmatch(l)
+		if m == nil || !keep(l) {
+			return
+		}
+		if b, err := strconv.ParseFloat(m[1], 64); err == nil {
+			h.buckets[b] += v
+		}
+	})
+	return h
+}
+
+// runtimeProcs samples the CPU of the container runtime on the kubelet's
+// node: every process of containerd's systemd unit (containerd and the
+// shims), with what they reaped (runc, and the probe commands, which runc
+// leaves to the shims). It is read from /proc, a process's user, system and
+// reaped children's time: kind's nodes have no cpuacct cgroup per unit. The
+// unit's processes are found beside the kubelet's own cgroup (as this host
+// sees it): <node>/kubelet.slice/kubelet.service, <node>/system.slice/containerd.service.
+type runtimeProcs struct {
+	procs string        // the unit's cgroup.procs
+	last  map[int]int64 // pid -> its CPU ticks at the previous sample
+}
+
+func newRuntimeProcs(t *testing.T, kubeletPID int) *runtimeProcs {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/cgroup", kubeletPID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.SplitN(line, ":", 3)
+		if len(f) != 3 || f[1] != "cpu" && f[1] != "cpu,cpuacct" {
+			continue
+		}
+		node, ok := strings.CutSuffix(f[2], "/kubelet.slice/kubelet.service")
+		if !ok {
+			node, ok = strings.CutSuffix(f[2], "/system.slice/kubelet.service")
+		}
+		if !ok {
+			t.Fatalf("the kubelet's cpu cgroup is %s, not a kubelet.service", f[2])
+		}
+		rp := &runtimeProcs{procs: filepath.Join("/sys/fs/cgroup", f[1], node, "system.slice", "containerd.service", "cgroup.procs")}
+		rp.sample(t)
+		return rp
+	}
+	t.Fatalf("no cpu cgroup for the kubelet (cgroup v1 expected): %s", b)
+	return nil
+}
+
+// sample returns the CPU the unit's processes used since the previous sample
+// (a process that came or went in between counts from when it was seen).
+func (rp *runtimeProcs) sample(t *testing.T) time.Duration {
+	t.Helper()
+	b, err := os.ReadFile(rp.procs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := map[int]int64{}
+	var ticks int64
+	for _, f := range strings.Fields(string(b)) {
+		pid, err := strconv.Atoi(f)
+		if err != nil {
+			continue
+		}
+		cpu, ok := procTicks(pid)
+		if !ok {
+			continue // gone since the list was read
+		}
+		now[pid] = cpu
+		if prev, seen := rp.last[pid]; seen && cpu >= prev {
+			ticks += cpu - prev
+		}
+	}
+	rp.last = now
+	return time.Duration(ticks) * (time.Second / 100) // USER_HZ, 100 on Linux
+}
+
+// procTicks is /proc/<pid>/stat's utime+stime+cutime+cstime.
+func procTicks(pid int) (int64, bool) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, false
+	}
+	// The fields after the command (which may hold spaces) in parentheses.
+	i := strings.LastIndexByte(string(b), ')')
+	if i < 0 {
+		return 0, false
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 15 {
+		return 0, false
+	}
+	var sum int64
+	for _, k := range []int{11, 12, 13, 14} { // utime stime cutime cstime (fields 14-17)
+		v, err := strconv.ParseInt(f[k], 10, 64)
+		if err != nil {
+			return 0, false
+		}
+		sum += v
+	}
+	return sum, true
+}
+
+func procThreads(t *testing.T, pid int) float64 {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "Threads:"); ok {
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			if err == nil {
+				return float64(n)
+			}
+		}
+	}
+	t.Fatalf("no Threads: in /proc/%d/status", pid)
+	return 0
+}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"os/exec"
@@ -171,7 +172,7 @@ func TestDensity(t *testing.T) {
 			l := histogram(t, tg.node, "prober_scheduler_start_lateness_seconds").since(tg.schedBefore)
 			res.SchedulerLateness = &l
 		}
-		res.Intervals = probeIntervals(t, tg.ips, []string{"http/readiness", "grpc/liveness"}, start, end, period)
+		res.Intervals = probeIntervals(t, probeTimes(t, tg.ips, []string{"http/readiness", "grpc/liveness"}), start, end, period, t.Errorf)
 		res.ReadyFlaps, res.Restarts = tg.flaps(), tg.restarts()
 	}
 
@@ -508,15 +509,14 @@ type intervalSummary struct {
 	ChecksProbed int `json:"checksProbed"`
 }
 
-// probeIntervals asks every target when each of its checks (probetarget's
-// keys: "http/readiness", "exec/liveness"...) was probed and measures the gaps
-// in the window (start, end].
-func probeIntervals(t *testing.T, ips map[string]string, checks []string, start, end time.Time, period time.Duration) intervalSummary {
+// probeTimes asks every target when each of its checks (probetarget's keys:
+// "http/readiness", "exec/liveness"...) was probed: pod name -> check ->
+// times (Unix ns), sorted.
+func probeTimes(t *testing.T, ips map[string]string, checks []string) map[string]map[string][]int64 {
 	t.Helper()
-	iv := measure.NewIntervals(int64(period))
-	s := intervalSummary{}
-	key := 0
+	out := map[string]map[string][]int64{}
 	for name, ip := range ips {
+		out[name] = map[string][]int64{}
 		for _, check := range checks {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			body, err := admin(ctx, ip, portAdmin, "GET", "/times?key="+check)
@@ -529,11 +529,28 @@ func probeIntervals(t *testing.T, ips map[string]string, checks []string, start,
 				t.Fatalf("%s %s probe times: %v", name, check, err)
 			}
 			slices.Sort(times)
+			out[name][check] = times
+		}
+	}
+	return out
+}
+
+// probeIntervals measures the gaps between the probes of every check of
+// every target (probeTimes) in the window (start, end]; a check never probed
+// in it is reported (t.Errorf where that is a failure, t.Logf where it is a
+// figure) and counted in Missed.
+func probeIntervals(t *testing.T, times map[string]map[string][]int64, start, end time.Time, period time.Duration, report func(string, ...any)) intervalSummary {
+	t.Helper()
+	iv := measure.NewIntervals(int64(period))
+	s := intervalSummary{}
+	key := 0
+	for _, name := range slices.Sorted(maps.Keys(times)) {
+		for _, check := range slices.Sorted(maps.Keys(times[name])) {
 			runs := iv.Runs
-			iv.Add(key, times, start.UnixNano(), end.UnixNano(), start.UnixNano())
+			iv.Add(key, times[name][check], start.UnixNano(), end.UnixNano(), start.UnixNano())
 			key++
 			if iv.Runs == runs {
-				t.Errorf("%s: no %s probe in the %v window", name, check, end.Sub(start).Round(time.Second))
+				report("%s: no %s probe in the %v window", name, check, end.Sub(start).Round(time.Second))
 				continue
 			}
 			s.ChecksProbed++

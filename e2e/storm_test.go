@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -43,7 +44,8 @@ import (
 //     and the intervals between runs as the containers saw them (the exec
 //     check's own record), missed runs included;
 //   - the runtime: CPU of containerd's unit (containerd, its shims, and what
-//     they reap: runc, the probe commands), sampled each second, mean and peak;
+//     they reap: runc, the probe commands), sampled each second: the mean,
+//     and the peak of 5 s means (a reaped child counts all at once);
 //   - the kubelet: CPU, goroutines and OS threads.
 //
 // Each window goes to PW_E2E_STORM_OUT/<pods>-<n>-<arm>.json. It measures; it
@@ -198,17 +200,19 @@ type stormResult struct {
 	// HealthyRuns, HealthyFailed, HealthyUnknown: the healthy pods' results
 	// in the window (prober_probe_total). Their commands exit 0: a failure is
 	// a timeout or a runtime error.
-	HealthyRuns     float64         `json:"healthyRuns"`
-	HealthyFailed   float64         `json:"healthyFailed"`
-	HealthyUnknown  float64         `json:"healthyUnknown"`
-	HealthyRestarts int             `json:"healthyRestarts"`
-	HealthyFlaps    int             `json:"healthyFlaps"`
-	Intervals       intervalSummary `json:"intervals"`
-	RuntimeCPU      stats           `json:"runtimeCPU"` // cores, 1 s samples
-	KubeletCPU      float64         `json:"kubeletCPU"` // cores over the window
-	Goroutines      stats           `json:"goroutines"`
-	Threads         stats           `json:"threads"`
-	Samples         []stormSample   `json:"samples"`
+	HealthyRuns        float64         `json:"healthyRuns"`
+	HealthyFailed      float64         `json:"healthyFailed"`
+	HealthyUnknown     float64         `json:"healthyUnknown"`
+	HealthyRestarts    int             `json:"healthyRestarts"`
+	HealthyFlaps       int             `json:"healthyFlaps"`
+	Intervals          intervalSummary `json:"intervals"`
+	Phases             phaseSummary    `json:"phases"`
+	RuntimeCPU         stats           `json:"runtimeCPU"` // cores: mean of 1 s samples, peak of RuntimePeakSeconds means
+	RuntimePeakSeconds float64         `json:"runtimePeakSeconds"`
+	KubeletCPU         float64         `json:"kubeletCPU"` // cores over the window
+	Goroutines         stats           `json:"goroutines"`
+	Threads            stats           `json:"threads"`
+	Samples            []stormSample   `json:"samples"`
 }
 
 type stormSample struct {
@@ -300,7 +304,9 @@ func stormWindow(t *testing.T, ns string, pods, hung int, settle, window time.Du
 	res.HealthyFailed, res.HealthyUnknown = count("failed"), count("unknown")
 	res.HealthyRuns = count("successful") + res.HealthyFailed + res.HealthyUnknown
 	res.HealthyFlaps, res.HealthyRestarts = flaps(), restarts()
-	res.Intervals = probeIntervals(t, healthy, []string{"exec/readiness", "exec/liveness"}, start, end, time.Second)
+	times := probeTimes(t, healthy, []string{"exec/readiness", "exec/liveness"})
+	res.Intervals = probeIntervals(t, times, start, end, time.Second, t.Logf)
+	res.Phases = execPhases(times, start, end, time.Second)
 	pick := func(f func(stormSample) float64) stats {
 		var s stats
 		n := 0
@@ -317,6 +323,17 @@ func stormWindow(t *testing.T, ns string, pods, hung int, settle, window time.Du
 		return s
 	}
 	res.RuntimeCPU = pick(func(s stormSample) float64 { return s.RuntimeCPU })
+	// A shim's share of a child counts when it reaps it, all at once: the
+	// peak is that of 5 s, not 1 s, means.
+	const peak = 5
+	res.RuntimeCPU.Max, res.RuntimePeakSeconds = 0, peak
+	for i := peak; i <= len(res.Samples); i++ {
+		var sum float64
+		for _, x := range res.Samples[i-peak : i] {
+			sum += x.RuntimeCPU
+		}
+		res.RuntimeCPU.Max = max(res.RuntimeCPU.Max, sum/peak)
+	}
 	res.Goroutines = pick(func(s stormSample) float64 { return s.Goroutines })
 	res.Threads = pick(func(s stormSample) float64 { return s.Threads })
 	res.ExecMeanMs = pick(func(s stormSample) float64 { return s.ExecMeanMs })
@@ -473,4 +490,59 @@ func procThreads(t *testing.T, pid int) float64 {
 	}
 	t.Fatalf("no Threads: in /proc/%d/status", pid)
 	return 0
+}
+
+// phaseSummary tells how the exec runs of the window lay in the period, as
+// the containers saw them start: bunched runs wait for each other in the
+// runtime.
+type phaseSummary struct {
+	// PeakSlotShare is the share of the runs that started in the busiest
+	// tenth of the period (their start modulo the period), over a tenth: 1
+	// is even, 10 all in one slot.
+	PeakSlotShare float64 `json:"peakSlotShare"`
+	// PairGapP50Ms is the median distance from a run of a container's
+	// readiness probe to the nearest run of its liveness probe, at most half
+	// a period: 0 when the two run in step.
+	PairGapP50Ms float64 `json:"pairGapP50Ms"`
+	Runs         int     `json:"runs"`
+}
+
+func execPhases(times map[string]map[string][]int64, start, end time.Time, period time.Duration) phaseSummary {
+	var slots [10]int
+	var s phaseSummary
+	var gaps []int64
+	in := func(ts int64) bool { return ts > start.UnixNano() && ts <= end.UnixNano() }
+	p := int64(period)
+	for _, checks := range times {
+		for _, ts := range checks {
+			for _, x := range ts {
+				if in(x) {
+					slots[(x%p)*10/p]++
+					s.Runs++
+				}
+			}
+		}
+		live := checks["exec/liveness"]
+		for _, r := range checks["exec/readiness"] {
+			if !in(r) || len(live) == 0 {
+				continue
+			}
+			i, _ := slices.BinarySearch(live, r)
+			gap := p / 2
+			for _, j := range []int{i - 1, i} {
+				if j >= 0 && j < len(live) {
+					gap = min(gap, max(r-live[j], live[j]-r))
+				}
+			}
+			gaps = append(gaps, gap)
+		}
+	}
+	if s.Runs > 0 {
+		s.PeakSlotShare = float64(slices.Max(slots[:])) / float64(s.Runs) * 10
+	}
+	if len(gaps) > 0 {
+		slices.Sort(gaps)
+		s.PairGapP50Ms = float64(gaps[len(gaps)/2]) / float64(time.Millisecond)
+	}
+	return s
 }

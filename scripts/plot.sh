@@ -10,7 +10,9 @@
 #   hack/scale-bench.sh's (runs/), the hollow nodes: summary.md (`go run ./bench/report
 #     hollow`) and plots/ (bench/plots/hollow.py);
 #   hack/e2e-density.sh's (<flavor>.json), the real-kubelet A/B: summary.md
-#     (`go run ./bench/report density`) and density.png (bench/plots/density.py).
+#     (`go run ./bench/report density`) and density.png (bench/plots/density.py);
+#   hack/e2e-storm.sh's (<pods>-<n>-<arm>.json), exec-probe storms on kind: summary.md
+#     (`go run ./bench/report storm`) and storm.png (bench/plots/storm.py).
 # Tables are Go's (bench/report), plots Python's (bench/plots/).
 #
 # Needs /usr/bin/python3 with matplotlib from Debian's python3-matplotlib; when it is
@@ -26,10 +28,12 @@ elif [[ -n $dir && -f $dir/raw.txt ]]; then
 	script=bench/plots/inprocess.py
 elif [[ -n $dir ]] && compgen -G "$dir/runs/*/*-[0-9]*.json" >/dev/null; then
 	script=bench/plots/hollow.py report=hollow
+elif [[ -n $dir ]] && compgen -G "$dir/[0-9][0-9][0-9]-[0-9]*-*.json" >/dev/null; then
+	script=bench/plots/storm.py report=storm
 elif [[ -n $dir ]] && compgen -G "$dir/*.json" >/dev/null; then
 	script=bench/plots/density.py report=density
 else
-	echo "usage: $0 RESULTS_DIR   (scripts/bench.sh's, with raw.txt; hack/scale-bench.sh's, with runs/; or hack/e2e-density.sh's, with <flavor>.json)" >&2
+	echo "usage: $0 RESULTS_DIR   (scripts/bench.sh's, with raw.txt; hack/scale-bench.sh's, with runs/; hack/e2e-storm.sh's, with <pods>-<n>-<arm>.json; or hack/e2e-density.sh's, with <flavor>.json)" >&2
 	exit 2
 fi
 

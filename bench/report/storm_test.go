@@ -37,6 +37,8 @@ func TestStormReport(t *testing.T) {
 	for _, want := range []string{
 		"## 20 pods (0 hung)",
 		"Windows of 90 s, each after the kubelet's swap and a 20 s settle",
+		// Without runtimePeakSeconds, the peak is of 1 s samples.
+		"| runtime CPU, cores (peak of 1 s means) |",
 		"## 80 pods (0 hung)",
 		"| | stock (v1.37.2) | probewheel (v1.37.2-probewheel.2) | probewheel / stock |",
 		// A third arm: its column after the others, its ratio after probewheel's.

@@ -172,7 +172,7 @@ func TestDensity(t *testing.T) {
 			l := histogram(t, tg.node, "prober_scheduler_start_lateness_seconds").since(tg.schedBefore)
 			res.SchedulerLateness = &l
 		}
-		res.Intervals = probeIntervals(t, probeTimes(t, tg.ips, []string{"http/readiness", "grpc/liveness"}), start, end, period, t.Errorf)
+		res.Intervals = probeIntervals(t, probeTimes(t, tg.ips, []string{"http/readiness", "grpc/liveness"}, t.Fatalf), start, end, period, t.Errorf)
 		res.ReadyFlaps, res.Restarts = tg.flaps(), tg.restarts()
 	}
 
@@ -511,18 +511,29 @@ type intervalSummary struct {
 
 // probeTimes asks every target when each of its checks (probetarget's keys:
 // "http/readiness", "exec/liveness"...) was probed: pod name -> check ->
-// times (Unix ns), sorted.
-func probeTimes(t *testing.T, ips map[string]string, checks []string) map[string]map[string][]int64 {
+// times (Unix ns), sorted. A target that does not answer within 10 s is
+// reported (t.Fatalf, or t.Logf where a container may be restarting: its
+// record went with it) and left out.
+func probeTimes(t *testing.T, ips map[string]string, checks []string, report func(string, ...any)) map[string]map[string][]int64 {
 	t.Helper()
 	out := map[string]map[string][]int64{}
 	for name, ip := range ips {
 		out[name] = map[string][]int64{}
 		for _, check := range checks {
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			body, err := admin(ctx, ip, portAdmin, "GET", "/times?key="+check)
-			cancel()
+			var body string
+			var err error
+			for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Second) {
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				body, err = admin(ctx, ip, portAdmin, "GET", "/times?key="+check)
+				cancel()
+				if err == nil || time.Now().After(deadline) {
+					break
+				}
+			}
 			if err != nil {
-				t.Fatalf("%s %s probe times: %v", name, check, err)
+				report("%s %s probe times: %v", name, check, err)
+				delete(out, name)
+				break
 			}
 			var times []int64
 			if err := json.Unmarshal([]byte(body), &times); err != nil {

@@ -200,19 +200,23 @@ type stormResult struct {
 	// HealthyRuns, HealthyFailed, HealthyUnknown: the healthy pods' results
 	// in the window (prober_probe_total). Their commands exit 0: a failure is
 	// a timeout or a runtime error.
-	HealthyRuns        float64         `json:"healthyRuns"`
-	HealthyFailed      float64         `json:"healthyFailed"`
-	HealthyUnknown     float64         `json:"healthyUnknown"`
-	HealthyRestarts    int             `json:"healthyRestarts"`
-	HealthyFlaps       int             `json:"healthyFlaps"`
-	Intervals          intervalSummary `json:"intervals"`
-	Phases             phaseSummary    `json:"phases"`
-	RuntimeCPU         stats           `json:"runtimeCPU"` // cores: mean of 1 s samples, peak of RuntimePeakSeconds means
-	RuntimePeakSeconds float64         `json:"runtimePeakSeconds"`
-	KubeletCPU         float64         `json:"kubeletCPU"` // cores over the window
-	Goroutines         stats           `json:"goroutines"`
-	Threads            stats           `json:"threads"`
-	Samples            []stormSample   `json:"samples"`
+	HealthyRuns     float64         `json:"healthyRuns"`
+	HealthyFailed   float64         `json:"healthyFailed"`
+	HealthyUnknown  float64         `json:"healthyUnknown"`
+	HealthyRestarts int             `json:"healthyRestarts"`
+	HealthyFlaps    int             `json:"healthyFlaps"`
+	Intervals       intervalSummary `json:"intervals"`
+	Phases          phaseSummary    `json:"phases"`
+	// ChecksUnread: the healthy checks whose record could not be read (the
+	// container restarting when the window ended); Intervals and Phases leave
+	// them out.
+	ChecksUnread       int           `json:"checksUnread"`
+	RuntimeCPU         stats         `json:"runtimeCPU"` // cores: mean of 1 s samples, peak of RuntimePeakSeconds means
+	RuntimePeakSeconds float64       `json:"runtimePeakSeconds"`
+	KubeletCPU         float64       `json:"kubeletCPU"` // cores over the window
+	Goroutines         stats         `json:"goroutines"`
+	Threads            stats         `json:"threads"`
+	Samples            []stormSample `json:"samples"`
 }
 
 type stormSample struct {
@@ -304,7 +308,8 @@ func stormWindow(t *testing.T, ns string, pods, hung int, settle, window time.Du
 	res.HealthyFailed, res.HealthyUnknown = count("failed"), count("unknown")
 	res.HealthyRuns = count("successful") + res.HealthyFailed + res.HealthyUnknown
 	res.HealthyFlaps, res.HealthyRestarts = flaps(), restarts()
-	times := probeTimes(t, healthy, []string{"exec/readiness", "exec/liveness"})
+	times := probeTimes(t, healthy, []string{"exec/readiness", "exec/liveness"}, t.Logf)
+	res.ChecksUnread = 2 * (len(healthy) - len(times))
 	res.Intervals = probeIntervals(t, times, start, end, time.Second, t.Logf)
 	res.Phases = execPhases(times, start, end, time.Second)
 	pick := func(f func(stormSample) float64) stats {

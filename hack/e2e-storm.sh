@@ -10,7 +10,7 @@
 #
 # Writes <pods>-<n>-<arm>.json per window and run.txt (command, code,
 # machine) into STORM_OUT, the test's log to test.log there; then
-# `go run ./bench/report storm` renders summary.md. Long (each window: the
+# scripts/plot.sh renders summary.md and storm.png. Long (each window: the
 # swap, a 20 s settle, the window; each density: its pods' start), so not
 # part of CI.
 set -euo pipefail
@@ -51,6 +51,6 @@ else
   rc=1
 fi
 "${PW_ROOT}/hack/kind-down.sh" || rc=1
-(cd "${PW_ROOT}" && go run ./bench/report storm "${out}") || rc=1
+"${PW_ROOT}/scripts/plot.sh" "${out}" || rc=1
 echo "results: ${out}"
 exit "${rc}"

@@ -33,6 +33,7 @@ var stormRows = []struct{ label, path, format string }{
 	{"a container's readiness to liveness run, median gap ms", "phases.pairGapP50Ms", "%.0f"},
 	{"failed or unknown results of healthy pods (all windows; timeouts)", "healthyFailed+healthyUnknown", "%.0f"},
 	{"missed runs (all windows)", "intervals.missed", "%.0f"},
+	{"checks whose record was lost with a restart (all windows; not in the intervals)", "checksUnread", "%.0f"},
 	{"readiness flaps of healthy pods (all windows)", "healthyFlaps", "%.0f"},
 	{"restarts of healthy containers (all windows)", "healthyRestarts", "%.0f"},
 }

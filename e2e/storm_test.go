@@ -111,6 +111,10 @@ func TestExecStorm(t *testing.T) {
 			if got := nodeKubeletVersion(t, nodeName); strings.Contains(got, "probewheel") != (arm != "stock") {
 				t.Fatalf("arm %s, but the node runs kubelet %s", arm, got)
 			}
+			// The settle counts from the restarted kubelet's first runs, not
+			// from its start: a node syncing its pods under a storm takes
+			// tens of seconds to probe them again.
+			waitProbed(t, ns, time.Now())
 			res := stormWindow(t, ns, pods, nHung, settle, window)
 			res.Arm = arm
 			b, err := json.MarshalIndent(res, "", "  ")
@@ -167,6 +171,33 @@ func stormPods(t *testing.T, ns string, pods, hung int) {
 	})
 }
 
+// waitProbed waits until every healthy pod's two exec checks have run since.
+func waitProbed(t *testing.T, ns string, since time.Time) {
+	t.Helper()
+	waitFor(t, 5*time.Minute, "every healthy exec check run again in "+ns, func(ctx context.Context) (bool, error) {
+		list, err := client.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: "probewheel.io/storm-hung=false"})
+		if err != nil {
+			return false, err
+		}
+		for _, p := range list.Items {
+			for _, check := range []string{"exec/readiness", "exec/liveness"} {
+				body, err := admin(ctx, p.Status.PodIP, portAdmin, "GET", "/times?key="+check)
+				if err != nil {
+					return false, err
+				}
+				var times []int64
+				if err := json.Unmarshal([]byte(body), &times); err != nil {
+					return false, err
+				}
+				if len(times) == 0 || slices.Max(times) < since.UnixNano() {
+					return false, nil
+				}
+			}
+		}
+		return true, nil
+	})
+}
+
 func stormPodName(i int) string { return fmt.Sprintf("s%03d", i) }
 
 // deleteNamespace deletes the density's pods and waits until they are gone
@@ -210,13 +241,16 @@ type stormResult struct {
 	// ChecksUnread: the healthy checks whose record could not be read (the
 	// container restarting when the window ended); Intervals and Phases leave
 	// them out.
-	ChecksUnread       int           `json:"checksUnread"`
-	RuntimeCPU         stats         `json:"runtimeCPU"` // cores: mean of 1 s samples, peak of RuntimePeakSeconds means
-	RuntimePeakSeconds float64       `json:"runtimePeakSeconds"`
-	KubeletCPU         float64       `json:"kubeletCPU"` // cores over the window
-	Goroutines         stats         `json:"goroutines"`
-	Threads            stats         `json:"threads"`
-	Samples            []stormSample `json:"samples"`
+	ChecksUnread       int     `json:"checksUnread"`
+	RuntimeCPU         stats   `json:"runtimeCPU"` // cores: over the window, and the peak of RuntimePeakSeconds means
+	RuntimePeakSeconds float64 `json:"runtimePeakSeconds"`
+	// Sampler 2 times each sample by the clock read with it (1 took the
+	// ticker's time: a late tick overstated the CPU of its sample).
+	Sampler    int           `json:"sampler"`
+	KubeletCPU float64       `json:"kubeletCPU"` // cores over the window
+	Goroutines stats         `json:"goroutines"`
+	Threads    stats         `json:"threads"`
+	Samples    []stormSample `json:"samples"`
 }
 
 type stormSample struct {
@@ -260,17 +294,23 @@ func stormWindow(t *testing.T, ns string, pods, hung int, settle, window time.Du
 	res := stormResult{
 		Kubelet: nodeKubeletVersion(t, nodeName), Pods: pods, HungPods: hung,
 		ExecPerSecond: 2 * float64(pods), WindowSeconds: window.Seconds(), SettleSeconds: settle.Seconds(),
+		Sampler: 2,
 	}
 	before := string(nodeKubeletGet(t, nodeName, nil, "metrics", "probes"))
 
 	lastDur := histogramWhere(before, "prober_probe_duration_seconds", isHealthy)
-	start := time.Now()
 	rt.sample(t)
 	kBefore := procCPU(t, pid)
+	start := time.Now()
 	kPrev, prev := kBefore, start
+	var runtimeCPU time.Duration
 	tick := time.NewTicker(time.Second)
-	for now := range tick.C {
-		k, r := procCPU(t, pid), rt.sample(t)
+	for range tick.C {
+		// The CPU read and the clock read together: a sample's interval is
+		// the real one, however late the tick came (the metrics fetched
+		// below take seconds from a loaded node).
+		k, r, now := procCPU(t, pid), rt.sample(t), time.Now()
+		runtimeCPU += r
 		s := stormSample{
 			T:          now.Sub(start).Seconds(),
 			RuntimeCPU: r.Seconds() / now.Sub(prev).Seconds(),
@@ -290,8 +330,8 @@ func stormWindow(t *testing.T, ns string, pods, hung int, settle, window time.Du
 		}
 	}
 	tick.Stop()
-	end := time.Now()
-	res.KubeletCPU = (procCPU(t, pid) - kBefore).Seconds() / end.Sub(start).Seconds()
+	end := prev
+	res.KubeletCPU = (kPrev - kBefore).Seconds() / end.Sub(start).Seconds()
 	if kubeletPID(t, nodeName) != pid {
 		t.Fatalf("the kubelet restarted during the window")
 	}
@@ -328,16 +368,18 @@ func stormWindow(t *testing.T, ns string, pods, hung int, settle, window time.Du
 		return s
 	}
 	res.RuntimeCPU = pick(func(s stormSample) float64 { return s.RuntimeCPU })
+	res.RuntimeCPU.Mean = runtimeCPU.Seconds() / end.Sub(start).Seconds()
 	// A shim's share of a child counts when it reaps it, all at once: the
 	// peak is that of 5 s, not 1 s, means.
 	const peak = 5
 	res.RuntimeCPU.Max, res.RuntimePeakSeconds = 0, peak
-	for i := peak; i <= len(res.Samples); i++ {
-		var sum float64
-		for _, x := range res.Samples[i-peak : i] {
-			sum += x.RuntimeCPU
+	for i := peak; i < len(res.Samples); i++ {
+		// Samples i-peak+1..i, over their real span.
+		var cpu float64
+		for j := i - peak + 1; j <= i; j++ {
+			cpu += res.Samples[j].RuntimeCPU * (res.Samples[j].T - res.Samples[j-1].T)
 		}
-		res.RuntimeCPU.Max = max(res.RuntimeCPU.Max, sum/peak)
+		res.RuntimeCPU.Max = max(res.RuntimeCPU.Max, cpu/(res.Samples[i].T-res.Samples[i-peak].T))
 	}
 	res.Goroutines = pick(func(s stormSample) float64 { return s.Goroutines })
 	res.Threads = pick(func(s stormSample) float64 { return s.Threads })

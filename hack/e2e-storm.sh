@@ -9,7 +9,8 @@
 #     PW_E2E_STORM_WINDOW=90s STORM_OUT=e2e/results/kind-storm-<UTC time> hack/e2e-storm.sh
 #
 # Writes <pods>-<n>-<arm>.json per window and run.txt (command, code,
-# machine) into STORM_OUT, the test's log to test.log there; then
+# machine) into STORM_OUT, the test's log to _output/kind-storm-logs/<its
+# name>/test.log (not for git: the command makes it again); then
 # scripts/plot.sh renders summary.md and storm.png. Long (each window: the
 # swap, a 20 s settle, the window; each density: its pods' start), so not
 # part of CI.
@@ -28,10 +29,13 @@ pw::require_committed "${measured[@]}"
 out=${STORM_OUT:-${PW_ROOT}/e2e/results/kind-storm-$(date -u +%Y%m%d-%H%M%S)}
 mkdir -p "${out}"
 out=$(cd "${out}" && pwd)
+logs=${PW_OUTPUT}/kind-storm-logs/$(basename "${out}")
+mkdir -p "${logs}"
 {
   echo "command: PW_E2E_STORM_PODS=${PW_E2E_STORM_PODS} PW_E2E_STORM_ARMS=${PW_E2E_STORM_ARMS} PW_E2E_STORM_HUNG=${PW_E2E_STORM_HUNG} PW_E2E_STORM_WINDOW=${PW_E2E_STORM_WINDOW}${PW_E2E_STORM_KUBELETS:+ PW_E2E_STORM_KUBELETS=${PW_E2E_STORM_KUBELETS}} hack/e2e-storm.sh"
   echo "code: $(pw::run_stamp "${measured[@]}"), $(pw::machine)"
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "logs: _output/kind-storm-logs/$(basename "${out}")/test.log"
 } >"${out}/run.txt"
 
 # Every density's pods on the one worker, beyond the default maxPods if asked.
@@ -46,7 +50,7 @@ if "${PW_ROOT}/hack/kind-up.sh" | tee -a "${out}/run.txt" && "${PW_ROOT}/hack/ki
   (cd "${PW_ROOT}" && KUBECONFIG=$("${PW_ROOT}/hack/kind-up.sh" --print-kubeconfig) PW_NODE_NAME=${node} \
     PW_KUBELET_PID_CMD=${PW_ROOT}/hack/kind-kubelet-pid.sh \
     PW_E2E_STORM_SWAP_CMD="${PW_ROOT}/hack/kind-swap-kubelet.sh --no-build" PW_E2E_STORM_OUT=${out} \
-    go test -tags e2e -count=1 -v -timeout 180m -run '^TestExecStorm$' ./e2e/) 2>&1 | tee "${out}/test.log" || rc=1
+    go test -tags e2e -count=1 -v -timeout 180m -run '^TestExecStorm$' ./e2e/) 2>&1 | tee "${logs}/test.log" || rc=1
 else
   rc=1
 fi

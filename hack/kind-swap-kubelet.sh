@@ -83,8 +83,14 @@ pw::kind_step "restart the kubelet in ${node}"
 t0=${EPOCHREALTIME}
 docker exec "${node}" systemctl restart kubelet
 pw::kind_step "wait for ${node}: kubelet ${want} and Ready"
+# Ready as the restarted kubelet reports it: a heartbeat after the restart
+# (the version alone does not tell when the binary stays the same, and the
+# condition is the old kubelet's until the new one posts its own).
 node_swapped() {
-  [[ $(pw::kind_node_kubelet_version "${node}") == "${want}" ]] && pw::kind_node_ready "${node}" &&
+  local beat
+  beat=$(pw::kind_kubectl get node "${node}" -o jsonpath='{.status.conditions[?(@.type=="Ready")].lastHeartbeatTime}')
+  [[ -n ${beat} ]] && (($(date -d "${beat}" +%s) >= ${t0%.*})) &&
+    [[ $(pw::kind_node_kubelet_version "${node}") == "${want}" ]] && pw::kind_node_ready "${node}" &&
     docker exec "${node}" curl -sf http://127.0.0.1:10248/healthz >/dev/null
 }
 pw::wait 120 "node ${node} to report kubelet ${want} and be Ready" node_swapped

@@ -67,7 +67,7 @@ def plot(arms, path):
         f"{hung}\none point per {first['windowSeconds']:g} s window, lines through the medians"
     )
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    fig.savefig(path, dpi=64)
 
 
 def main():

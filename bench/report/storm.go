@@ -19,7 +19,7 @@ import (
 
 var stormRows = []struct{ label, path, format string }{
 	{"exec probes per second (nominal)", "execPerSecond", "%.0f"},
-	{"runtime CPU, cores (containerd, shims and what they reap; mean of 1 s samples)", "runtimeCPU.mean", "%.2f"},
+	{"runtime CPU, cores (containerd, shims and what they reap; over the window)", "runtimeCPU.mean", "%.2f"},
 	{"runtime CPU, cores (peak of %s s means)", "runtimeCPU.max", "%.2f"},
 	{"kubelet CPU, cores", "kubeletCPU", "%.3f"},
 	{"kubelet goroutines (max)", "goroutines.max", "%.0f"},
@@ -113,8 +113,17 @@ func stormReport(dir string) (string, error) {
 					for _, p := range strings.Split(row.path, "+") {
 						v[i] += r.num(p)
 					}
+					if strings.HasPrefix(row.path, "runtimeCPU.") && !runtimeCPUKnown(r) {
+						v[i] = math.NaN()
+					}
 				}
 				return v
+			}
+			// A figure no window has (an older run's JSON): no row.
+			if !slices.ContainsFunc(names, func(a string) bool {
+				return slices.ContainsFunc(col(a), func(v float64) bool { return !math.IsNaN(v) })
+			}) {
+				continue
 			}
 			agg := median
 			if sums(row.label) {
@@ -122,11 +131,15 @@ func stormReport(dir string) (string, error) {
 			}
 			cells := make([]string, 0, len(head))
 			for _, a := range names {
-				cells = append(cells, densityCell(col(a), row.format, row.label))
+				if c := col(a); slices.ContainsFunc(c, math.IsNaN) {
+					cells = append(cells, "n/a")
+				} else {
+					cells = append(cells, densityCell(c, row.format, row.label))
+				}
 			}
 			for _, a := range ratios {
 				r := ""
-				if s := agg(col("stock")); s != 0 {
+				if s := agg(col("stock")); s != 0 && !math.IsNaN(s) && !math.IsNaN(agg(col(a))) {
 					r = fmt.Sprintf("%.2fx", agg(col(a))/s)
 				}
 				cells = append(cells, r)
@@ -145,4 +158,16 @@ func stormReport(dir string) (string, error) {
 		out = append(out, "")
 	}
 	return strings.Join(out, "\n"), nil
+}
+
+// runtimeCPUKnown: the window's runtime CPU can be trusted. The first
+// sampler (no "sampler" field) divided a sample's CPU by the ticker's
+// interval, not the real one: where the loop fell behind (fewer samples than
+// seconds) its figures overstate the CPU, past the machine's cores.
+func runtimeCPUKnown(r result) bool {
+	if v, ok := r.get("sampler"); ok && v >= 2 {
+		return true
+	}
+	samples, _ := r["samples"].([]any)
+	return float64(len(samples)) >= 0.9*r.num("windowSeconds")
 }

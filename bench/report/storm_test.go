@@ -11,7 +11,11 @@ import (
 func TestStormReport(t *testing.T) {
 	dir := t.TempDir()
 	window := func(name, kubelet string, pods int, p99, runtimeMax float64, failed, restarts int) {
-		r := map[string]any{"arm": "", "kubelet": kubelet, "pods": pods, "hungPods": 0, "execPerSecond": 2 * pods, "windowSeconds": 90, "settleSeconds": 20,
+		samples := make([]any, 90)
+		if pods == 80 {
+			samples = samples[:40] // the first sampler fell behind: its runtime CPU is unknown
+		}
+		r := map[string]any{"samples": samples, "arm": "", "kubelet": kubelet, "pods": pods, "hungPods": 0, "execPerSecond": 2 * pods, "windowSeconds": 90, "settleSeconds": 20,
 			"runtimeCPU": map[string]any{"mean": 1.0, "max": runtimeMax}, "kubeletCPU": 0.2,
 			"goroutines": map[string]any{"mean": 500, "max": 520}, "threads": map[string]any{"mean": 20, "max": 30},
 			"healthyRuns": 3600, "execDuration": map[string]any{"meanMs": 60}, "execMeanMs": map[string]any{"mean": 60, "max": p99},
@@ -29,6 +33,13 @@ func TestStormReport(t *testing.T) {
 	window("080-3-probewheel.json", "v1.37.2-probewheel.2", 80, 500, 1.2, 4, 0)
 	window("080-4-stock.json", "v1.37.2", 80, 2000, 1.8, 10, 1)
 	window("080-5-bounded.json", "v1.37.2-probewheel.3", 80, 200, 0.9, 1, 0)
+	if b, err := os.ReadFile(filepath.Join(dir, "080-5-bounded.json")); err == nil {
+		// The second sampler's figures stand however few its samples.
+		b = append(b[:len(b)-1], []byte(`,"sampler":2}`)...)
+		if err := os.WriteFile(filepath.Join(dir, "080-5-bounded.json"), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	window("notes.json", "", 0, 0, 0, 0, 0) // not a window: left out
 	got, err := stormReport(dir)
 	if err != nil {
@@ -48,10 +59,16 @@ func TestStormReport(t *testing.T) {
 		// Counts: summed over the windows, failed and unknown together, the ratio of the sums.
 		"| failed or unknown results of healthy pods (all windows; timeouts) | 42 | 8 | 2 | 0.19x | 0.05x |",
 		"| restarts of healthy containers (all windows) | 3 | 0 | 0 | 0.00x | 0.00x |",
+		// Late samples of the first sampler: no runtime CPU, and no ratio to it.
+		"| runtime CPU, cores (peak of 1 s means) | n/a | n/a | 0.90 |  |  |",
+		"| runtime CPU, cores (peak of 1 s means) | 1.50 | 1.50 | 1.00x |",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("summary lacks %q:\n%s", want, got)
 		}
+	}
+	if strings.Contains(got, "busiest tenth") {
+		t.Errorf("a row for a figure no window has:\n%s", got)
 	}
 	if i, j := strings.Index(got, "## 20 pods"), strings.Index(got, "## 80 pods"); i < 0 || j < i {
 		t.Errorf("densities out of order:\n%s", got)

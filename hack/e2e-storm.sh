@@ -32,7 +32,7 @@ out=$(cd "${out}" && pwd)
 logs=${PW_OUTPUT}/kind-storm-logs/$(basename "${out}")
 mkdir -p "${logs}"
 {
-  echo "command: PW_E2E_STORM_PODS=${PW_E2E_STORM_PODS} PW_E2E_STORM_ARMS=${PW_E2E_STORM_ARMS} PW_E2E_STORM_HUNG=${PW_E2E_STORM_HUNG} PW_E2E_STORM_WINDOW=${PW_E2E_STORM_WINDOW}${PW_E2E_STORM_KUBELETS:+ PW_E2E_STORM_KUBELETS=${PW_E2E_STORM_KUBELETS}} hack/e2e-storm.sh"
+  echo "command: \`PW_E2E_STORM_PODS=${PW_E2E_STORM_PODS} PW_E2E_STORM_ARMS=${PW_E2E_STORM_ARMS} PW_E2E_STORM_HUNG=${PW_E2E_STORM_HUNG} PW_E2E_STORM_WINDOW=${PW_E2E_STORM_WINDOW}${PW_E2E_STORM_SETTLE:+ PW_E2E_STORM_SETTLE=${PW_E2E_STORM_SETTLE}}${PW_E2E_STORM_KUBELETS:+ PW_E2E_STORM_KUBELETS=${PW_E2E_STORM_KUBELETS}} hack/e2e-storm.sh\`"
   echo "code: $(pw::run_stamp "${measured[@]}"), $(pw::machine)"
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "logs: _output/kind-storm-logs/$(basename "${out}")/test.log"

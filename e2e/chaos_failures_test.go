@@ -4,7 +4,6 @@ package e2e
 
 import (
 	"context"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -134,18 +133,15 @@ func (l *failureLog) failedRuns() map[string]float64 {
 // pod of the namespace from a /metrics/probes text.
 func readinessFailures(text, ns string) map[string]float64 {
 	counts := map[string]float64{}
-	for _, m := range metricLine.FindAllStringSubmatch(text, -1) {
-		if m[1] != "prober_probe_total" || !strings.Contains(m[2], `namespace="`+ns+`"`) ||
-			!strings.Contains(m[2], `probe_type="Readiness"`) || !strings.Contains(m[2], `result="failed"`) {
-			continue
+	metricSeries(text, "prober_probe_total", func(labels string, v float64) {
+		if !strings.Contains(labels, `namespace="`+ns+`"`) || !strings.Contains(labels, `probe_type="Readiness"`) ||
+			!strings.Contains(labels, `result="failed"`) {
+			return
 		}
-		pod := label(m[2], "pod")
-		v, err := strconv.ParseFloat(m[3], 64)
-		if pod == "" || err != nil {
-			continue
+		if pod := label(labels, "pod"); pod != "" {
+			counts[pod] += v
 		}
-		counts[pod] += v
-	}
+	})
 	return counts
 }
 

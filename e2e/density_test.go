@@ -5,13 +5,13 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -165,8 +165,8 @@ func TestDensity(t *testing.T) {
 		if kubeletPID(t, tg.node) != tg.pid {
 			t.Fatalf("the kubelet of %s restarted during the measurement", tg.node)
 		}
-		res.RSSMiB = summarize(res.Samples, func(s densitySample) float64 { return s.RSSMiB })
-		res.Goroutines = summarize(res.Samples, func(s densitySample) float64 { return s.Goroutines })
+		res.RSSMiB = summarize(column(res.Samples, func(s densitySample) float64 { return s.RSSMiB }))
+		res.Goroutines = summarize(column(res.Samples, func(s densitySample) float64 { return s.Goroutines }))
 		res.ProbeDuration = histogram(t, tg.node, "prober_probe_duration_seconds").since(tg.durBefore)
 		if strings.Contains(res.Kubelet, "probewheel") {
 			l := histogram(t, tg.node, "prober_scheduler_start_lateness_seconds").since(tg.schedBefore)
@@ -343,11 +343,19 @@ type densityResult struct {
 	Samples           []densitySample `json:"samples"`
 }
 
-func summarize(samples []densitySample, f func(densitySample) float64) stats {
+// column is one figure of every sample.
+func column[S any](samples []S, f func(S) float64) []float64 {
+	v := make([]float64, len(samples))
+	for i, x := range samples {
+		v[i] = f(x)
+	}
+	return v
+}
+
+func summarize(vs []float64) stats {
 	var s stats
-	for _, x := range samples {
-		v := f(x)
-		s.Mean += v / float64(len(samples))
+	for _, v := range vs {
+		s.Mean += v / float64(len(vs))
 		s.Max = max(s.Max, v)
 	}
 	return s
@@ -436,25 +444,10 @@ type hist struct {
 	buckets    map[float64]float64 // le -> cumulative count
 }
 
-var bucketLine = regexp.MustCompile(`(?m)^([a-z_]+)_bucket\{(?:[^}]*,)?le="([^"]+)"[^}]*\} ([0-9.eE+-]+)$`)
-
 // histogram reads a histogram from the node's /metrics/probes (empty when absent).
 func histogram(t *testing.T, node, name string) hist {
 	text := string(nodeKubeletGet(t, node, nil, "metrics", "probes"))
-	h := hist{buckets: map[float64]float64{}}
-	h.count, _ = metricValue(text, name+"_count")
-	h.sum, _ = metricValue(text, name+"_sum")
-	for _, m := range bucketLine.FindAllStringSubmatch(text, -1) {
-		if m[1] != name {
-			continue
-		}
-		le, err1 := strconv.ParseFloat(m[2], 64) // "+Inf" parses as +Inf
-		v, err2 := strconv.ParseFloat(m[3], 64)
-		if err1 == nil && err2 == nil {
-			h.buckets[le] += v
-		}
-	}
-	return h
+	return histogramWhere(text, name, func(string) bool { return true })
 }
 
 type histSummary struct {
@@ -520,30 +513,46 @@ func probeTimes(t *testing.T, ips map[string]string, checks []string, report fun
 	for name, ip := range ips {
 		out[name] = map[string][]int64{}
 		for _, check := range checks {
-			var body string
+			var times []int64
 			var err error
 			for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Second) {
 				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-				body, err = admin(ctx, ip, portAdmin, "GET", "/times?key="+check)
+				times, err = checkTimes(ctx, ip, check)
 				cancel()
-				if err == nil || time.Now().After(deadline) {
+				if err == nil || errors.Is(err, errBadTimes) || time.Now().After(deadline) {
 					break
 				}
+			}
+			if errors.Is(err, errBadTimes) { // an answer, but not times: no use asking again
+				t.Fatalf("%s %s probe times: %v", name, check, err)
 			}
 			if err != nil {
 				report("%s %s probe times: %v", name, check, err)
 				delete(out, name)
 				break
 			}
-			var times []int64
-			if err := json.Unmarshal([]byte(body), &times); err != nil {
-				t.Fatalf("%s %s probe times: %v", name, check, err)
-			}
-			slices.Sort(times)
 			out[name][check] = times
 		}
 	}
 	return out
+}
+
+// errBadTimes: the target answered /times with something else than times.
+var errBadTimes = errors.New("not a list of times")
+
+// checkTimes asks the target at ip when check was probed (probetarget's
+// /times), sorted.
+func checkTimes(ctx context.Context, ip, check string) ([]int64, error) {
+	body, err := admin(ctx, ip, portAdmin, "GET", "/times?key="+check)
+	if err != nil {
+		return nil, err
+	}
+	var times []int64
+	if err := json.Unmarshal([]byte(body), &times); err != nil {
+		return nil, fmt.Errorf("%w: %v", errBadTimes, err)
+	}
+	slices.Sort(times)
+	return times, nil
 }
 
 // probeIntervals measures the gaps between the probes of every check of

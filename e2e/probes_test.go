@@ -330,24 +330,56 @@ var metricLine = regexp.MustCompile(`(?m)^([a-z_]+)(\{[^}]*\})? ([0-9.eE+-]+)$`)
 func metricValue(text, name string, want ...string) (float64, bool) {
 	var sum float64
 	found := false
+	metricSeries(text, name, func(labels string, v float64) {
+		for _, w := range want {
+			if !strings.Contains(labels, w) {
+				return
+			}
+		}
+		sum += v
+		found = true
+	})
+	return sum, found
+}
+
+// metricSeries calls f with the label set and value of each sample of name.
+func metricSeries(text, name string, f func(labels string, v float64)) {
 	for _, m := range metricLine.FindAllStringSubmatch(text, -1) {
 		if m[1] != name {
 			continue
 		}
-		ok := true
-		for _, w := range want {
-			ok = ok && strings.Contains(m[2], w)
-		}
-		if !ok {
-			continue
-		}
-		v, err := strconv.ParseFloat(m[3], 64)
-		if err == nil {
-			sum += v
-			found = true
+		if v, err := strconv.ParseFloat(m[3], 64); err == nil {
+			f(m[2], v)
 		}
 	}
-	return sum, found
+}
+
+// sumWhere sums the samples of name whose label sets keep accepts.
+func sumWhere(text, name string, keep func(labels string) bool) float64 {
+	var sum float64
+	metricSeries(text, name, func(l string, v float64) {
+		if keep(l) {
+			sum += v
+		}
+	})
+	return sum
+}
+
+// histogramWhere is a histogram of a metrics text summed over the label sets
+// keep accepts.
+func histogramWhere(text, name string, keep func(labels string) bool) hist {
+	h := hist{buckets: map[float64]float64{}}
+	h.count = sumWhere(text, name+"_count", keep)
+	h.sum = sumWhere(text, name+"_sum", keep)
+	metricSeries(text, name+"_bucket", func(l string, v float64) {
+		if !keep(l) {
+			return
+		}
+		if le, err := strconv.ParseFloat(label(l, "le"), 64); err == nil { // "+Inf" parses as +Inf
+			h.buckets[le] += v
+		}
+	})
+	return h
 }
 
 // TestProbeMetrics: /metrics/probes has upstream's prober metrics and, on the

@@ -18,6 +18,8 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/probewheel/probewheel/bench/measure"
 )
 
 // TestExecStorm measures what exec probes cost the node's container runtime
@@ -70,7 +72,7 @@ func TestExecStorm(t *testing.T) {
 	if v := os.Getenv("PW_E2E_STORM_KUBELETS"); v != "" {
 		for _, kv := range strings.Split(v, ",") {
 			arm, path, ok := strings.Cut(kv, "=")
-			if !ok || !regexp.MustCompile(`^[a-z][a-z0-9]*$`).MatchString(arm) || path == "" {
+			if !ok || !armName.MatchString(arm) || path == "" {
 				t.Fatalf("PW_E2E_STORM_KUBELETS=%q: want <arm>=<kubelet binary>,...", v)
 			}
 			kubelets[arm] = path
@@ -133,6 +135,16 @@ func TestExecStorm(t *testing.T) {
 	}
 }
 
+var (
+	// armName is an arm PW_E2E_STORM_KUBELETS may name (it names the result files).
+	armName = regexp.MustCompile(`^[a-z][a-z0-9]*$`)
+	// stormChecks are the probetarget records of a storm pod's two exec probes.
+	stormChecks = []string{"exec/readiness", "exec/liveness"}
+)
+
+// stormHungLabel marks the pods whose readiness command hangs ("true").
+const stormHungLabel = "probewheel.io/storm-hung"
+
 // stormPods creates the density's pods and waits until every container runs.
 // It does not wait for Ready: past the runtime's capacity, readiness is what
 // is measured, and it may never hold for every pod at once.
@@ -153,7 +165,7 @@ func stormPods(t *testing.T, ns string, pods, hung int) {
 		// kill a container that has not served yet.
 		c.LivenessProbe.InitialDelaySeconds = 10
 		pod := targetPod(stormPodName(i), c)
-		pod.Labels = map[string]string{"probewheel.io/storm-hung": strconv.FormatBool(i < hung)}
+		pod.Labels = map[string]string{stormHungLabel: strconv.FormatBool(i < hung)}
 		createPod(t, ns, pod)
 	}
 	waitFor(t, 15*time.Minute, fmt.Sprintf("%d containers running in %s", pods, ns), func(ctx context.Context) (bool, error) {
@@ -175,21 +187,17 @@ func stormPods(t *testing.T, ns string, pods, hung int) {
 func waitProbed(t *testing.T, ns string, since time.Time) {
 	t.Helper()
 	waitFor(t, 5*time.Minute, "every healthy exec check run again in "+ns, func(ctx context.Context) (bool, error) {
-		list, err := client.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: "probewheel.io/storm-hung=false"})
+		list, err := client.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: stormHungLabel + "=false"})
 		if err != nil {
 			return false, err
 		}
 		for _, p := range list.Items {
-			for _, check := range []string{"exec/readiness", "exec/liveness"} {
-				body, err := admin(ctx, p.Status.PodIP, portAdmin, "GET", "/times?key="+check)
+			for _, check := range stormChecks {
+				times, err := checkTimes(ctx, p.Status.PodIP, check)
 				if err != nil {
 					return false, err
 				}
-				var times []int64
-				if err := json.Unmarshal([]byte(body), &times); err != nil {
-					return false, err
-				}
-				if len(times) == 0 || slices.Max(times) < since.UnixNano() {
+				if len(times) == 0 || times[len(times)-1] < since.UnixNano() {
 					return false, nil
 				}
 			}
@@ -275,17 +283,13 @@ func stormWindow(t *testing.T, ns string, pods, hung int, settle, window time.Du
 	var healthyList v1.PodList
 	healthyList.ResourceVersion = list.ResourceVersion
 	for _, p := range list.Items {
-		if p.Labels["probewheel.io/storm-hung"] == "false" {
+		if p.Labels[stormHungLabel] == "false" {
 			healthy[p.Name] = p.Status.PodIP
 			healthyList.Items = append(healthyList.Items, p)
 		}
 	}
 	isHealthy := func(labels string) bool {
-		m := podLabel.FindStringSubmatch(labels)
-		if m == nil {
-			return false
-		}
-		_, ok := healthy[m[1]]
+		_, ok := healthy[label(labels, "pod")]
 		return ok
 	}
 	pid := kubeletPID(t, nodeName)
@@ -298,7 +302,8 @@ func stormWindow(t *testing.T, ns string, pods, hung int, settle, window time.Du
 	}
 	before := string(nodeKubeletGet(t, nodeName, nil, "metrics", "probes"))
 
-	lastDur := histogramWhere(before, "prober_probe_duration_seconds", isHealthy)
+	durBefore := histogramWhere(before, "prober_probe_duration_seconds", isHealthy)
+	lastDur := durBefore
 	rt.sample(t)
 	kBefore := procCPU(t, pid)
 	start := time.Now()
@@ -315,7 +320,7 @@ func stormWindow(t *testing.T, ns string, pods, hung int, settle, window time.Du
 			T:          now.Sub(start).Seconds(),
 			RuntimeCPU: r.Seconds() / now.Sub(prev).Seconds(),
 			KubeletCPU: (k - kPrev).Seconds() / now.Sub(prev).Seconds(),
-			Threads:    procThreads(t, pid),
+			Threads:    float64(procThreads(t, pid)),
 		}
 		if len(res.Samples)%5 == 4 {
 			s.Goroutines = goroutines(t, nodeName)
@@ -336,8 +341,7 @@ func stormWindow(t *testing.T, ns string, pods, hung int, settle, window time.Du
 		t.Fatalf("the kubelet restarted during the window")
 	}
 	after := string(nodeKubeletGet(t, nodeName, nil, "metrics", "probes"))
-	res.ExecDuration = histogramWhere(after, "prober_probe_duration_seconds", isHealthy).
-		since(histogramWhere(before, "prober_probe_duration_seconds", isHealthy))
+	res.ExecDuration = histogramWhere(after, "prober_probe_duration_seconds", isHealthy).since(durBefore)
 	notHealthy := func(l string) bool { return !isHealthy(l) }
 	res.HungDuration = histogramWhere(after, "prober_probe_duration_seconds", notHealthy).
 		since(histogramWhere(before, "prober_probe_duration_seconds", notHealthy))
@@ -348,31 +352,15 @@ func stormWindow(t *testing.T, ns string, pods, hung int, settle, window time.Du
 	res.HealthyFailed, res.HealthyUnknown = count("failed"), count("unknown")
 	res.HealthyRuns = count("successful") + res.HealthyFailed + res.HealthyUnknown
 	res.HealthyFlaps, res.HealthyRestarts = flaps(), restarts()
-	times := probeTimes(t, healthy, []string{"exec/readiness", "exec/liveness"}, t.Logf)
+	times := probeTimes(t, healthy, stormChecks, t.Logf)
 	res.ChecksUnread = 2 * (len(healthy) - len(times))
 	res.Intervals = probeIntervals(t, times, start, end, time.Second, t.Logf)
 	res.Phases = execPhases(times, start, end, time.Second)
-	pick := func(f func(stormSample) float64) stats {
-		var s stats
-		n := 0
-		for _, x := range res.Samples {
-			if v := f(x); v > 0 {
-				s.Mean += v
-				s.Max = max(s.Max, v)
-				n++
-			}
-		}
-		if n > 0 {
-			s.Mean /= float64(n)
-		}
-		return s
-	}
-	res.RuntimeCPU = pick(func(s stormSample) float64 { return s.RuntimeCPU })
-	res.RuntimeCPU.Mean = runtimeCPU.Seconds() / end.Sub(start).Seconds()
-	// A shim's share of a child counts when it reaps it, all at once: the
-	// peak is that of 5 s, not 1 s, means.
+	// The runtime's CPU: over the window, and its peak over 5 s (a shim's
+	// share of a child counts when it reaps it, all at once, so 1 s peaks
+	// would be reaping's).
 	const peak = 5
-	res.RuntimeCPU.Max, res.RuntimePeakSeconds = 0, peak
+	res.RuntimeCPU.Mean, res.RuntimePeakSeconds = runtimeCPU.Seconds()/end.Sub(start).Seconds(), peak
 	for i := peak; i < len(res.Samples); i++ {
 		// Samples i-peak+1..i, over their real span.
 		var cpu float64
@@ -381,52 +369,14 @@ func stormWindow(t *testing.T, ns string, pods, hung int, settle, window time.Du
 		}
 		res.RuntimeCPU.Max = max(res.RuntimeCPU.Max, cpu/(res.Samples[i].T-res.Samples[i-peak].T))
 	}
-	res.Goroutines = pick(func(s stormSample) float64 { return s.Goroutines })
-	res.Threads = pick(func(s stormSample) float64 { return s.Threads })
-	res.ExecMeanMs = pick(func(s stormSample) float64 { return s.ExecMeanMs })
-	return res
-}
-
-var podLabel = regexp.MustCompile(`pod="([^"]*)"`)
-
-// metricSeries calls f with the label set and value of each sample of name.
-func metricSeries(text, name string, f func(labels string, v float64)) {
-	for _, m := range metricLine.FindAllStringSubmatch(text, -1) {
-		if m[1] != name {
-			continue
-		}
-		if v, err := strconv.ParseFloat(m[3], 64); err == nil {
-			f(m[2], v)
-		}
+	// Goroutines and exec means are in every fifth sample; a zero is none.
+	present := func(f func(stormSample) float64) []float64 {
+		return slices.DeleteFunc(column(res.Samples, f), func(v float64) bool { return v <= 0 })
 	}
-}
-
-func sumWhere(text, name string, keep func(labels string) bool) float64 {
-	var sum float64
-	metricSeries(text, name, func(l string, v float64) {
-		if keep(l) {
-			sum += v
-		}
-	})
-	return sum
-}
-
-// histogramWhere is histogram's sum over the label sets keep accepts.
-func histogramWhere(text, name string, keep func(labels string) bool) hist {
-	h := hist{buckets: map[float64]float64{}}
-	h.count = sumWhere(text, name+"_count", keep)
-	h.sum = sumWhere(text, name+"_sum", keep)
-	le := regexp.MustCompile(`le="([^"]+)"`)
-	metricSeries(text, name+"_bucket", func(l string, v float64) {
-		m := le.FindStringSubmatch(l)
-		if m == nil || !keep(l) {
-			return
-		}
-		if b, err := strconv.ParseFloat(m[1], 64); err == nil {
-			h.buckets[b] += v
-		}
-	})
-	return h
+	res.Goroutines = summarize(present(func(s stormSample) float64 { return s.Goroutines }))
+	res.Threads = summarize(present(func(s stormSample) float64 { return s.Threads }))
+	res.ExecMeanMs = summarize(present(func(s stormSample) float64 { return s.ExecMeanMs }))
+	return res
 }
 
 // runtimeProcs samples the CPU of the container runtime on the kubelet's
@@ -437,8 +387,8 @@ func histogramWhere(text, name string, keep func(labels string) bool) hist {
 // unit's processes are found beside the kubelet's own cgroup (as this host
 // sees it): <node>/kubelet.slice/kubelet.service, <node>/system.slice/containerd.service.
 type runtimeProcs struct {
-	procs string        // the unit's cgroup.procs
-	last  map[int]int64 // pid -> its CPU ticks at the previous sample
+	procs string                // the unit's cgroup.procs
+	last  map[int]time.Duration // pid -> its CPU at the previous sample
 }
 
 func newRuntimeProcs(t *testing.T, kubeletPID int) *runtimeProcs {
@@ -475,68 +425,33 @@ func (rp *runtimeProcs) sample(t *testing.T) time.Duration {
 	if err != nil {
 		t.Fatal(err)
 	}
-	now := map[int]int64{}
-	var ticks int64
+	now := map[int]time.Duration{}
+	var used time.Duration
 	for _, f := range strings.Fields(string(b)) {
 		pid, err := strconv.Atoi(f)
 		if err != nil {
 			continue
 		}
-		cpu, ok := procTicks(pid)
-		if !ok {
+		cpu, err := measure.ProcCPUWithChildren(pid)
+		if err != nil {
 			continue // gone since the list was read
 		}
 		now[pid] = cpu
 		if prev, seen := rp.last[pid]; seen && cpu >= prev {
-			ticks += cpu - prev
+			used += cpu - prev
 		}
 	}
 	rp.last = now
-	return time.Duration(ticks) * (time.Second / 100) // USER_HZ, 100 on Linux
+	return used
 }
 
-// procTicks is /proc/<pid>/stat's utime+stime+cutime+cstime.
-func procTicks(pid int) (int64, bool) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0, false
-	}
-	// The fields after the command (which may hold spaces) in parentheses.
-	i := strings.LastIndexByte(string(b), ')')
-	if i < 0 {
-		return 0, false
-	}
-	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 15 {
-		return 0, false
-	}
-	var sum int64
-	for _, k := range []int{11, 12, 13, 14} { // utime stime cutime cstime (fields 14-17)
-		v, err := strconv.ParseInt(f[k], 10, 64)
-		if err != nil {
-			return 0, false
-		}
-		sum += v
-	}
-	return sum, true
-}
-
-func procThreads(t *testing.T, pid int) float64 {
+func procThreads(t *testing.T, pid int) int {
 	t.Helper()
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	n, err := measure.ProcThreads(pid)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("kubelet threads: %v", err)
 	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "Threads:"); ok {
-			n, err := strconv.Atoi(strings.TrimSpace(v))
-			if err == nil {
-				return float64(n)
-			}
-		}
-	}
-	t.Fatalf("no Threads: in /proc/%d/status", pid)
-	return 0
+	return n
 }
 
 // phaseSummary tells how the exec runs of the window lay in the period, as

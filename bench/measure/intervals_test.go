@@ -182,6 +182,14 @@ func TestProc(t *testing.T) {
 	if cpu, err := ProcCPU(pid); err != nil || cpu < 0 {
 		t.Errorf("ProcCPU(self) = %v, %v", cpu, err)
 	}
+	own, err1 := ProcCPU(pid)
+	all, err2 := ProcCPUWithChildren(pid)
+	if err1 != nil || err2 != nil || all < own {
+		t.Errorf("ProcCPUWithChildren(self) = %v, %v; ProcCPU(self) = %v, %v", all, err2, own, err1)
+	}
+	if n, err := ProcThreads(pid); err != nil || n < 1 {
+		t.Errorf("ProcThreads(self) = %v, %v", n, err)
+	}
 	if rss, err := ProcRSSMiB(pid); err != nil || rss <= 0 {
 		t.Errorf("ProcRSSMiB(self) = %v, %v", rss, err)
 	}
@@ -194,6 +202,9 @@ func TestProc(t *testing.T) {
 	// PIDs stop short of 2^22 on Linux: this one cannot exist.
 	if _, err := ProcCPU(1 << 30); err == nil {
 		t.Error("ProcCPU of a process that does not exist: no error")
+	}
+	if _, err := ProcThreads(1 << 30); err == nil {
+		t.Error("ProcThreads of a process that does not exist: no error")
 	}
 	if _, err := ProcRSSMiB(1 << 30); err == nil {
 		t.Error("ProcRSSMiB of a process that does not exist: no error")

@@ -15,27 +15,43 @@ import (
 const clockTick = 100
 
 // ProcCPU is the CPU time (user + system) process pid has used so far.
-func ProcCPU(pid int) (time.Duration, error) {
+func ProcCPU(pid int) (time.Duration, error) { return procStatCPU(pid, false) }
+
+// ProcCPUWithChildren is ProcCPU plus the CPU time of the children pid has
+// waited for (cutime + cstime): a process that reaps short-lived children
+// (a container runtime's shim and its runc calls) is charged with them when
+// it reaps them.
+func ProcCPUWithChildren(pid int) (time.Duration, error) { return procStatCPU(pid, true) }
+
+func procStatCPU(pid int, children bool) (time.Duration, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
 		return 0, err
 	}
 	// The command name, in parentheses, may hold spaces: fields count from
-	// after its closing one (state is field 3, utime 14, stime 15).
+	// after its closing one (state is field 3, utime 14, stime 15, cutime 16,
+	// cstime 17).
 	i := bytes.LastIndexByte(b, ')')
 	if i < 0 || i+2 > len(b) {
 		return 0, fmt.Errorf("/proc/%d/stat: no command name", pid)
 	}
 	f := strings.Fields(string(b[i+2:]))
-	if len(f) < 13 {
+	last := 13 // utime, stime
+	if children {
+		last = 15 // and cutime, cstime
+	}
+	if len(f) < last {
 		return 0, fmt.Errorf("/proc/%d/stat: %d fields after the command name", pid, len(f))
 	}
-	utime, err1 := strconv.ParseInt(f[11], 10, 64)
-	stime, err2 := strconv.ParseInt(f[12], 10, 64)
-	if err1 != nil || err2 != nil {
-		return 0, fmt.Errorf("/proc/%d/stat: utime %q, stime %q", pid, f[11], f[12])
+	var ticks int64
+	for _, v := range f[11:last] {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("/proc/%d/stat: CPU time %q", pid, v)
+		}
+		ticks += n
 	}
-	return time.Duration(utime+stime) * time.Second / clockTick, nil
+	return time.Duration(ticks) * time.Second / clockTick, nil
 }
 
 var vmRSS = regexp.MustCompile(`(?m)^VmRSS:\s+(\d+) kB$`)
@@ -52,6 +68,21 @@ func ProcRSSMiB(pid int) (float64, error) {
 	}
 	kb, _ := strconv.ParseFloat(string(m[1]), 64)
 	return kb / 1024, nil
+}
+
+var threads = regexp.MustCompile(`(?m)^Threads:\s+(\d+)$`)
+
+// ProcThreads is the number of OS threads of process pid.
+func ProcThreads(pid int) (int, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, err
+	}
+	m := threads.FindSubmatch(b)
+	if m == nil {
+		return 0, fmt.Errorf("no Threads in /proc/%d/status", pid)
+	}
+	return strconv.Atoi(string(m[1]))
 }
 
 // HostBusy is the machine's busy CPU time so far, every process's: /proc/stat's

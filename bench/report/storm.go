@@ -7,6 +7,7 @@ package main
 // and probewheel/stock.
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"os"
@@ -66,7 +67,7 @@ func stormReport(dir string) (string, error) {
 	if len(files) == 0 {
 		return "", fmt.Errorf("%s: no <pods>-<n>-<arm>.json", dir)
 	}
-	slices.SortFunc(files, func(a, b file) int { return (a.pods-b.pods)*1000 + a.n - b.n })
+	slices.SortFunc(files, func(a, b file) int { return cmp.Or(cmp.Compare(a.pods, b.pods), cmp.Compare(a.n, b.n)) })
 	var densities []int
 	for _, f := range files {
 		r, err := readResult(filepath.Join(dir, f.name))

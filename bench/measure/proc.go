@@ -54,35 +54,42 @@ func procStatCPU(pid int, children bool) (time.Duration, error) {
 	return time.Duration(ticks) * time.Second / clockTick, nil
 }
 
-var vmRSS = regexp.MustCompile(`(?m)^VmRSS:\s+(\d+) kB$`)
+var (
+	vmRSS   = regexp.MustCompile(`(?m)^VmRSS:\s+(\d+) kB$`)
+	threads = regexp.MustCompile(`(?m)^Threads:\s+(\d+)$`)
+)
+
+// statusField is the value that re (one group) finds in /proc/<pid>/status;
+// name says which field, for the error.
+func statusField(pid int, re *regexp.Regexp, name string) (string, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return "", err
+	}
+	m := re.FindSubmatch(b)
+	if m == nil {
+		return "", fmt.Errorf("no %s in /proc/%d/status", name, pid)
+	}
+	return string(m[1]), nil
+}
 
 // ProcRSSMiB is process pid's resident set size in MiB.
 func ProcRSSMiB(pid int) (float64, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	v, err := statusField(pid, vmRSS, "VmRSS")
 	if err != nil {
 		return 0, err
 	}
-	m := vmRSS.FindSubmatch(b)
-	if m == nil {
-		return 0, fmt.Errorf("no VmRSS in /proc/%d/status", pid)
-	}
-	kb, _ := strconv.ParseFloat(string(m[1]), 64)
+	kb, _ := strconv.ParseFloat(v, 64)
 	return kb / 1024, nil
 }
 
-var threads = regexp.MustCompile(`(?m)^Threads:\s+(\d+)$`)
-
 // ProcThreads is the number of OS threads of process pid.
 func ProcThreads(pid int) (int, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	v, err := statusField(pid, threads, "Threads")
 	if err != nil {
 		return 0, err
 	}
-	m := threads.FindSubmatch(b)
-	if m == nil {
-		return 0, fmt.Errorf("no Threads in /proc/%d/status", pid)
-	}
-	return strconv.Atoi(string(m[1]))
+	return strconv.Atoi(v)
 }
 
 // HostBusy is the machine's busy CPU time so far, every process's: /proc/stat's

@@ -22,7 +22,7 @@ all: test
 ## test: vet, patch-set check (and its own test), package tests with -race (FuzzWheel's seeds
 ## among them), bench smoke, the docs' commands, links and records, the hollow-node driver's
 ## own tests (scale.mk) and the reliability runs' short forms (reliability.mk)
-test: vet verify-patches verify-patches-test verify-versions verify-rules unit bench-smoke verify-docs scale-test reliability-short
+test: vet verify-patches verify-patches-test verify-versions verify-rules verify-swap unit bench-smoke verify-docs scale-test reliability-short
 
 vet:
 	@out=$$("$$($(GO) env GOROOT)/bin/gofmt" -l pkg bench e2e); \
@@ -88,6 +88,12 @@ verify-patches-test:
 verify-rules:
 	@p=$$(hack/install-prometheus.sh) && "$$p/promtool" check rules scripts/prometheus/rules.yaml && \
 	  "$$p/promtool" test rules scripts/prometheus/rules_test.yaml
+
+## verify-swap: scripts/kubelet-swap.sh's edits of the kubelet's files, and whole swaps and an undo
+## on a scratch node (the kind e2e suite swaps a real node: TestKubeletSwap)
+.PHONY: verify-swap
+verify-swap:
+	scripts/kubelet-swap_test.sh
 
 ## verify-series: every commit of patches/ applied alone on pristine upstream builds and passes the
 ## tests of the packages it touches, with the gate off too once the gate exists (~40 s a commit, warm)

@@ -17,7 +17,7 @@
 
 E2E_CLUSTER_DIR ?= $(CURDIR)/_output/local-cluster
 E2E_RUN         ?= .
-E2E_FLAGS       ?= -count=1 -v -timeout 20m
+E2E_FLAGS       ?= -count=1 -v -timeout 30m
 
 .PHONY: e2e e2e-deps e2e-up e2e-down e2e-upstream e2e-conformance e2e-density
 

@@ -77,13 +77,17 @@ kind-down:
 
 # e2e/ against a worker of a fresh cluster (KIND_E2E_NODE, default the first
 # worker: patched, or stock with KUBELET_FLAVOR=stock); torn down whatever happens.
+# A Prometheus server on this host scrapes the cluster (TestPrometheus), and the
+# stock kubelet is built for scripts/kubelet-swap.sh's rollback (TestKubeletSwap).
 kind-e2e-suite: kind-images
 	@rc=0; \
-	if hack/kind-up.sh && hack/kind-load-images.sh; then \
+	if hack/build-kubelet.sh --stock && prom=$$(hack/install-prometheus.sh) && \
+	  hack/kind-up.sh && hack/kind-load-images.sh; then \
 	  KUBECONFIG=$$(hack/kind-up.sh --print-kubeconfig) \
 	  PW_NODE_NAME=$${KIND_E2E_NODE:-$${KIND_CLUSTER_NAME:-probewheel}-worker} \
 	  PW_KUBELET_RESTART_CMD=$(CURDIR)/hack/kind-restart-kubelet.sh \
 	  PW_KUBELET_PID_CMD=$(CURDIR)/hack/kind-kubelet-pid.sh \
+	  PW_PROMETHEUS_DIR=$$prom PW_STOCK_KUBELET=$(CURDIR)/_output/bin/kubelet-stock \
 	  $(GO) test -tags e2e $(E2E_FLAGS) -run '$(KIND_E2E_RUN)' ./e2e/ || rc=$$?; \
 	else rc=1; fi; \
 	hack/kind-down.sh || rc=1; \

@@ -13,7 +13,7 @@
 #   make flip-campaign       readiness flips at 1,000 pods @10 s, every pod failing 10
 #                            times in an 18-min window: 20,000 due flips per kubelet,
 #                            extra and lost ones counted -> bench/hollow/results/hollow-flips-<UTC date>/
-#                            (~40-45 min; SCALE_PERIODS=1 for 1 s periods)
+#                            (~40-45 min; SCALE_PERIODS=1 SCALE_FLIP_SPANS=100 for 1 s periods)
 #   SCALE_STOP_BY=<time> / SCALE_RESUME=<results dir> make scale-bench
 #                            the full run in parts: stop before a round that would end
 #                            after <time>, resume later with the knobs it started with

@@ -176,7 +176,7 @@ generate() {
     echo "(Go module zip, $(pw::module_sum "${release}")); fork version"
     echo "${fork}. Apply in a kubernetes ${release} checkout:"
     echo
-    echo "    git am /path/to/probewheel/patches/${minor}/*.patch"
+    echo "    git am -3 /path/to/probewheel/patches/${minor}/*.patch   # with a git identity (user.name, user.email)"
     echo "    git tag ${fork}    # make's version stamp (git describe) then names the fork"
     echo
     echo "Read the main line's review guide ([../${main_minor}/README.md](../${main_minor}/README.md)): the commits are"

@@ -329,7 +329,7 @@ fork=
   echo "k8s.io/kubernetes ${KUBE_VERSION} (Go module zip, $(pw::module_sum "${KUBE_VERSION}"));"
   echo "fork version ${fork:-(none: the series is empty)}. Apply in a kubernetes ${KUBE_VERSION} checkout:"
   echo
-  echo "    git am /path/to/probewheel/patches/${PW_KUBE_MINOR}/*.patch"
+  echo "    git am -3 /path/to/probewheel/patches/${PW_KUBE_MINOR}/*.patch   # with a git identity (user.name, user.email)"
   echo "    git tag ${fork}    # make's version stamp (git describe) then names the fork"
   echo
   echo "The series of the older supported minors are generated from this one ([docs/fork.md](../../docs/fork.md))."

@@ -62,7 +62,7 @@ cat >"${node}/bin/systemctl" <<FAKE
 #!/usr/bin/env bash
 case \$1 in
   stop) rm -f "${node}/healthy" ;;
-  start) "${node}/usr/bin/kubelet" --version | grep -q broken || touch "${node}/healthy" ;;
+  start) "${node}/usr/bin/kubelet" --version | grep broken >/dev/null || touch "${node}/healthy" ;;
 esac
 FAKE
 printf '#!/bin/sh\nexit 0\n' >"${node}/bin/journalctl"

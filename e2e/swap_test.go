@@ -33,21 +33,21 @@ func TestKubeletSwap(t *testing.T) {
 		t.Skipf("node %s runs %s: the swap starts from probewheel", nodeName, kubeletVersion)
 	}
 	script := filepath.Join(repoRoot(), "scripts", "kubelet-swap.sh")
-	docker := func(args ...string) string {
+	mustDocker := func(args ...string) string {
 		t.Helper()
-		out, err := exec.Command("docker", args...).CombinedOutput()
+		out, err := docker(args...)
 		if err != nil {
-			t.Fatalf("docker %s: %v\n%s", strings.Join(args, " "), err, out)
+			t.Fatal(err)
 		}
-		return string(out)
+		return out
 	}
-	docker("cp", script, nodeName+":/usr/local/bin/kubelet-swap.sh")
-	docker("cp", stock, nodeName+":/usr/local/bin/kubelet-stock")
-	docker("exec", nodeName, "cp", "-p", "/usr/bin/kubelet", "/usr/local/bin/kubelet-probewheel")
+	mustDocker("cp", script, nodeName+":/usr/local/bin/kubelet-swap.sh")
+	mustDocker("cp", stock, nodeName+":/usr/local/bin/kubelet-stock")
+	mustDocker("exec", nodeName, "cp", "-p", "/usr/bin/kubelet", "/usr/local/bin/kubelet-probewheel")
 	restore := true
 	t.Cleanup(func() {
 		if restore {
-			out, err := exec.Command("docker", "exec", nodeName, "/usr/local/bin/kubelet-swap.sh", "install", "/usr/local/bin/kubelet-probewheel").CombinedOutput()
+			out, err := docker("exec", nodeName, "/usr/local/bin/kubelet-swap.sh", "install", "/usr/local/bin/kubelet-probewheel")
 			t.Logf("restoring the probewheel kubelet: %v\n%s", err, out)
 		}
 	})
@@ -76,7 +76,7 @@ func TestKubeletSwap(t *testing.T) {
 	} {
 		name := strings.Join(step.args[:1], " ") + " (" + step.expect + ")"
 		start := time.Now()
-		out := docker(append([]string{"exec", nodeName, "/usr/local/bin/kubelet-swap.sh"}, step.args...)...)
+		out := mustDocker(append([]string{"exec", nodeName, "/usr/local/bin/kubelet-swap.sh"}, step.args...)...)
 		t.Logf("%s on %s, %s:\n%s", name, nodeName, time.Since(start).Round(time.Second), strings.TrimSpace(out))
 		var last string
 		waitFor(t, 2*time.Minute, name+": kubelet-swap.sh check "+step.expect, func(ctx context.Context) (bool, error) {

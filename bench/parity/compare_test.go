@@ -55,8 +55,6 @@ var notReachable = []struct{ doc, why string }{
 		"pods are added after the restart window (startAfter)"},
 	{"A period that is not positive probes at the API's default period",
 		"the API server never admits it, and upstream would crash the test process"},
-	{"A worker that exits removes its map entry only if the entry is still itself",
-		"no sequence can tell: AddPod replaces only a leaving worker's entry, and the new worker stays only where upstream's worker had left the map by the AddPod (scheduler.handOver; TestAddPodsWhileAWorkerLeaves pins it)"},
 }
 
 // taint marks the moment from which upstream's behaviour for a pod may

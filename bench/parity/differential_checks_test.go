@@ -248,9 +248,18 @@ type sweepSummary struct {
 	Unexplained int            `json:"divergences_unexplained"`
 	// Per arm: the differences from upstream's first play, explained and
 	// not; upstream-again's are upstream's own (its random select).
-	ByImpl     map[string]*armCount `json:"by_impl"`
-	Seconds    float64              `json:"seconds"`
-	SimSeconds float64              `json:"simulated_seconds_per_impl"`
+	ByImpl map[string]*armCount `json:"by_impl"`
+	// probewheel against the oracle, exactly.
+	Oracle     oracleCount `json:"probewheel_against_the_oracle"`
+	Seconds    float64     `json:"seconds"`
+	SimSeconds float64     `json:"simulated_seconds_per_impl"`
+}
+
+type oracleCount struct {
+	Runs     int `json:"probe_runs"`
+	Updates  int `json:"result_updates"`
+	Statuses int `json:"update_pod_status_results"`
+	Differ   int `json:"sequences_that_differ"`
 }
 
 type armCount struct {
@@ -276,7 +285,7 @@ func TestDifferentialSweep(t *testing.T) {
 	start := time.Now()
 	var mu sync.Mutex
 	sum := sweepSummary{Ops: map[string]int{}, TaintPoints: map[string]int{}, Explained: map[string]int{}, ByImpl: map[string]*armCount{}}
-	impls := withUpstreamAgain(bench.Impls)
+	impls := againstUpstream(bench.Impls)
 	for _, impl := range referenceFirst(t, impls) {
 		sum.Impls = append(sum.Impls, impl.Name)
 		sum.ByImpl[impl.Name] = &armCount{}
@@ -294,11 +303,21 @@ func TestDifferentialSweep(t *testing.T) {
 				for _, m := range c.unexplained() {
 					t.Errorf("%v", m)
 				}
+				oc := againstOracle(t, p)
+				for _, m := range oc.mismatches {
+					t.Errorf("against the oracle, exactly: %v", m)
+				}
 				if t.Failed() {
 					t.Logf("input %x\nsequence:\n%v", data, seq)
 				}
 				mu.Lock()
 				defer mu.Unlock()
+				sum.Oracle.Runs += oc.runs
+				sum.Oracle.Updates += oc.updates
+				sum.Oracle.Statuses += oc.statuses
+				if len(oc.mismatches) > 0 {
+					sum.Oracle.Differ++
+				}
 				sum.Sequences++
 				sum.SimSeconds += (seq.end() + startAfter).Seconds()
 				for _, o := range seq.ops {
@@ -379,5 +398,7 @@ func sweepMarkdown(s sweepSummary) []byte {
 	}
 	fmt.Fprintf(&b, "\n%s is upstream's package played a second time: its differences are upstream's own, where its select picks at random.\n", upstreamAgain)
 	fmt.Fprintf(&b, "\n**Unexplained differences: %d**\n", s.Unexplained)
+	fmt.Fprintf(&b, "\nprobewheel, against its contract, the oracle (bench/oracle: upstream's package with every run on the next tick), exactly, at every instant: %d probe runs, %d result updates and %d UpdatePodStatus results compared.\n\n**Sequences that differ from the oracle: %d**\n",
+		s.Oracle.Runs, s.Oracle.Updates, s.Oracle.Statuses, s.Oracle.Differ)
 	return b.Bytes()
 }

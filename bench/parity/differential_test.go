@@ -10,12 +10,15 @@ import (
 )
 
 // FuzzDifferential plays random API sequences (sequence_test.go) against
-// upstream's manager and every other implementation in bench.Impls, and
-// upstream's again, each in a synctest bubble, and compares per probe the
-// result updates (restart decisions included: liveness Failure updates), the
-// probe runs and what UpdatePodStatus reports. A difference that none of
-// doc.go's documented differences explains fails the test; upstream's second
-// play shows how much upstream differs from itself (its random select).
+// upstream's manager and the other implementations in bench.Impls but
+// probewheel, and upstream's again, each in a synctest bubble, and compares
+// per probe the result updates (restart decisions included: liveness Failure
+// updates), the probe runs and what UpdatePodStatus reports. A difference that
+// none of doc.go's documented differences explains fails the test; upstream's
+// second play shows how much upstream differs from itself (its random select).
+// Then it plays the sequence against the oracle (bench/oracle) and probewheel,
+// and any difference between them, at any instant, fails the test: probewheel
+// is held to its contract, the oracle, not to upstream with a tolerance.
 //
 //	go test -run '^$' -fuzz '^FuzzDifferential$' -fuzztime 5m ./bench/parity/
 //
@@ -32,9 +35,12 @@ func FuzzDifferential(f *testing.F) {
 		if len(seq.ops) == 0 {
 			return
 		}
-		c := differential(t, withUpstreamAgain(bench.Impls), seq)
+		c := differential(t, againstUpstream(bench.Impls), seq)
 		for _, m := range c.unexplained() {
 			t.Errorf("%v", m)
+		}
+		for _, m := range againstOracle(t, resolve(seq)).mismatches {
+			t.Errorf("against the oracle, exactly: %v", m)
 		}
 		if t.Failed() {
 			t.Logf("sequence:\n%v", seq)
@@ -87,6 +93,17 @@ func withUpstreamAgain(impls []bench.Impl) []bench.Impl {
 		}
 	}
 	return impls
+}
+
+// againstUpstream are the arms compared with upstream's, with doc.go's
+// documented differences as the tolerance: upstream's second play and every
+// implementation but probewheel, which is compared with the oracle exactly.
+// The oracle's own runs differ from upstream's where a race narrower than a
+// tick resolves as on a node a tick slower, which that list does not
+// enumerate (make fuzz-diff found 11 such sequences in 10,000 on
+// 27bb958911db, each with probewheel equal to the oracle).
+func againstUpstream(impls []bench.Impl) []bench.Impl {
+	return slices.DeleteFunc(withUpstreamAgain(impls), func(impl bench.Impl) bool { return impl.Name == "probewheel" })
 }
 
 func referenceFirst(t *testing.T, impls []bench.Impl) []bench.Impl {

@@ -257,11 +257,11 @@ func (n *node) close(longestHang time.Duration) {
 	n.wg.Wait()
 }
 
-// sideBySide runs scenario once per implementation, each in a bubble of its
-// own, and returns what check extracted from each, by implementation name.
+// sideBySide runs scenario once per implementation, and the oracle, each in a
+// bubble of its own, and returns what check extracted from each, by implementation name.
 func sideBySide[T any](t *testing.T, scenario func(n *node) T) map[string]T {
 	got := map[string]T{}
-	for _, impl := range bench.Impls {
+	for _, impl := range append(slices.Clone(bench.Impls), bench.Oracle) {
 		synctest.Test(t, func(t *testing.T) {
 			got[impl.Name] = scenario(newNode(t, impl))
 		})

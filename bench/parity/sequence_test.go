@@ -174,22 +174,33 @@ func (s sequence) at(i int) time.Duration {
 func (s sequence) offset(i int) time.Duration {
 	switch s.ops[i].place {
 	case offTickPlace:
-		return time.Duration(i+1)*opSpacing + offTick + time.Duration(i)*placeStep
+		return offTheTick(time.Duration(i+1)*opSpacing + offTick + time.Duration(i)*placeStep)
 	case withAdd:
 		if k := s.ops[i].kind; i > 0 && s.ops[i-1].kind == opAdd && s.ops[i].delay == 0 &&
 			(k == opUpdate || k == opStopLS || k == opRemove || k == opCleanup) {
 			return s.offset(i - 1)
 		}
-		return time.Duration(i+1)*opSpacing + offTick + time.Duration(i)*placeStep
+		return offTheTick(time.Duration(i+1)*opSpacing + offTick + time.Duration(i)*placeStep)
 	case shadow:
 		for j := i - 1; j >= 0; j-- {
 			if k := s.ops[j].kind; k == opAdd || k == opUpdate {
-				return s.offset(j) + offTick + time.Duration(i)*placeStep
+				return offTheTick(s.offset(j) + offTick + time.Duration(i)*placeStep)
 			}
 		}
-		return time.Duration(i+1)*opSpacing + offTick + time.Duration(i)*placeStep
+		return offTheTick(time.Duration(i+1)*opSpacing + offTick + time.Duration(i)*placeStep)
 	}
 	return time.Duration(i+1) * opSpacing
+}
+
+// offTheTick moves an op meant to land off a tick, which a chain of due
+// windows can bring onto one, half a placeStep later: at a tick's instant,
+// runs of the oracle and probewheel start that the op races in either, so
+// that neither is deterministic there.
+func offTheTick(d time.Duration) time.Duration {
+	if d%wheelTick == 0 {
+		return d + placeStep/2
+	}
+	return d
 }
 
 // end is when the comparison stops looking: settle after the last op, at an

@@ -25,7 +25,7 @@ limitations under the License.
 //
 // With the ProbeTimerWheel feature gate on, a worker (the same worker,
 // doProbe, probeKey) has no goroutine: a timing wheel (wheel.go) holds its
-// next due time, one goroutine (scheduler.go's loop) wakes for the runs due
+// next due time, one goroutine (loop.go) wakes for the runs due
 // on each tick, and executors (executor.go) run them, a goroutine for each
 // run in flight as upstream has one for each probe. With the gate off, every
 // worker runs upstream's loop. The reasons, the alternatives and what each
@@ -33,39 +33,39 @@ limitations under the License.
 //
 // # Contract
 //
-// With the gate on, for every probe spec the API server accepts:
+// With the gate on, for every probe spec the API server accepts, probewheel
+// behaves exactly as upstream's prober would if every run started on the next
+// tick of the wheel (schedulerTick, counted from the manager's start). Its
+// tests hold it to that prober, built from upstream's package
+// (probewheel's bench/oracle), with no tolerance. It follows that:
 //
-//   - Which runs happen is upstream's: the scheduler decides, at the instant
-//     upstream's worker would take a tick, a trigger or a stop from its
-//     select, what the worker does next, and nothing that comes later
-//     changes that (scheduler.go). A run that is due runs, however late it
-//     starts; a trigger or a stop that comes after it takes effect after it.
+//   - What others read trails upstream by up to a tick: a result, a
+//     worker's exit from the manager's map, a metric series come when the
+//     run on the tick sets them.
+//   - A race narrower than a tick resolves as it would on a node that is a
+//     tick slower: a trigger or a stop that comes between a run's due time
+//     and its tick waits for the run, as in upstream's channels, and an
+//     AddPod before a stopped worker's last run ends finds the worker and
+//     skips the container.
 //   - Runs follow upstream's ticker (ticker.go): the first when the worker
 //     starts, then one per period on a grid that starts at the first run's
-//     due time. A run that outlasts its period is followed at once by the
-//     next, as a ticker keeps one tick for a busy receiver; further ticks
-//     that fall during the run are dropped and counted
-//     (prober_scheduler_skipped_runs_total). A probe never has two runs in
-//     flight.
+//     due time, each on the first tick at or after its due time, so a
+//     worker's intervals are exactly its period. A run that outlasts its
+//     period is followed by the next on the tick after it ends, as a ticker
+//     keeps one tick for a busy receiver; further ticks are dropped and
+//     counted (prober_scheduler_skipped_runs_total). A probe never has two
+//     runs in flight.
 //   - A manual trigger (UpdatePodStatus on a container that is not ready)
-//     runs the probe and restarts the period there: at once if the worker
-//     waits, after the run that is due or in flight otherwise, where
-//     upstream's run ended (its due time plus its length, however late it
-//     started). Like upstream's one-slot channel, one trigger waits at most.
-//   - A stopped worker exits when its run due or in flight ends, or at once
-//     if it waits, so that an AddPod after it creates a new worker; one
-//     stopped before its first run probes once first.
-//   - Every run starts on the first tick of the wheel (schedulerTick) at or
-//     after its due time, so that runs due close together share a wake-up
-//     and a worker's intervals are exactly its period.
+//     runs the probe on the next tick and restarts the period there; one
+//     trigger waits at most, like upstream's one-slot channel.
 //   - Within one period of the manager's start (a kubelet restart), first
 //     runs are spread over their period by a golden-ratio sequence seeded by
 //     the host name (spread.go), where upstream sleeps a random part of it.
 //   - A run that blocks (a probe that hangs until its timeout, a result the
 //     kubelet does not read from a full Updates() channel) holds its executor
-//     and nothing else, as upstream's worker holds its goroutine: no other
-//     probe waits for it. Every result a run sets reaches Updates(), in
-//     order.
+//     and nothing else, as upstream's worker holds its goroutine, and its
+//     worker holds its place in the map until the run ends. Every result a
+//     run sets reaches Updates(), in order.
 //   - An idle probe costs its worker struct; executors park, up to
 //     maxIdleExecutors, and every goroutine exits when the last probe stops.
 //
@@ -88,9 +88,9 @@ limitations under the License.
 //
 // # Differences from upstream, on purpose
 //
-// Where upstream's worker select picks at random among channels that are
-// ready together, probewheel decides, and where upstream crashes, it does
-// not. Each difference is pinned by a test.
+// Beyond runs on the tick, the oracle breaks the ties of upstream's select as
+// probewheel does, and where upstream crashes, probewheel does not. Each
+// difference is pinned by a test.
 //
 //   - A stop request is taken before a tick or a trigger that is ready at the
 //     same moment; upstream picks at random, and may run once more.
@@ -107,10 +107,8 @@ limitations under the License.
 //   - First runs after a kubelet restart are spread by the golden-ratio
 //     sequence above, not by a random sleep.
 //   - A period that is not positive probes at the API's default period
-//     (fallbackPeriodSeconds) where upstream panics.
-//   - A worker that exits removes its map entry only if the entry is still
-//     itself: AddPod may have put a new worker in the place of a leaving
-//     one, which upstream's map would no longer hold (manager.leaving).
+//     (fallbackPeriodSeconds) where upstream panics; the oracle, upstream's
+//     code, panics too, so probe_spec_test.go pins it instead.
 //
 // AddPod skips only the container whose probe worker exists instead of
 // returning, as upstream does since 1.37 (kubernetes#138930); the series of

@@ -61,12 +61,12 @@ func (x *executors) submit(runs []*worker) {
 	defer x.mu.Unlock()
 	x.closed = false
 	x.queue = append(x.queue, runs...)
-	x.wake()
+	x.wakeLocked()
 }
 
-// wake wakes a parked executor, or starts one, if runs wait and none is on
-// its way. Called with mu held.
-func (x *executors) wake() {
+// wakeLocked wakes a parked executor, or starts one, if runs wait and none
+// is on its way.
+func (x *executors) wakeLocked() {
 	if x.head == len(x.queue) || x.spinning > 0 {
 		return
 	}
@@ -86,7 +86,7 @@ func (x *executors) serve() {
 	x.mu.Lock()
 	for {
 		if x.head == len(x.queue) {
-			x.spinning--
+			x.spunLocked()
 			x.queue, x.head = x.queue[:0], 0
 			if x.closed || len(x.idle) >= x.maxIdle {
 				x.mu.Unlock()
@@ -104,14 +104,21 @@ func (x *executors) serve() {
 		w := x.queue[x.head]
 		x.queue[x.head] = nil
 		x.head++
-		x.spinning--
-		x.wake()
+		x.spunLocked()
+		x.wakeLocked()
 		x.mu.Unlock()
 		for w != nil {
 			w = x.run(w)
 		}
 		x.mu.Lock()
 		x.spinning++ // back at the queue, as if woken
+	}
+}
+
+// spunLocked: an executor that was woken or started reached the queue.
+func (x *executors) spunLocked() {
+	if x.spinning--; x.spinning < 0 {
+		panic("prober: executors: more executors reached the queue than were woken")
 	}
 }
 

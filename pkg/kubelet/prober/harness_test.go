@@ -178,7 +178,7 @@ func newHarnessWith(t *testing.T, wheel bool) *harness {
 	h.m.prober.exec = h.probes
 	h.m.prober.runner = h.probes
 	if wheel {
-		h.m.scheduler = newScheduler(h.metrics)
+		h.m.scheduler = newScheduler(h.metrics, h.m.start)
 	}
 	for pt, rm := range map[probeType]results.Manager{readiness: h.m.readinessManager, liveness: h.m.livenessManager, startup: h.m.startupManager} {
 		h.drained.Add(1)

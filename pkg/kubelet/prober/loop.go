@@ -31,8 +31,21 @@ const schedulerTick = 4 * time.Millisecond
 // noWake: no tick to wake for, only a kick.
 const noWake = math.MaxInt64
 
-func floorTick(d time.Duration) int64 { return int64(d / schedulerTick) }
-func ceilTick(d time.Duration) int64  { return int64((d + schedulerTick - 1) / schedulerTick) }
+func floorTick(d time.Duration) int64 {
+	t := int64(d / schedulerTick) // toward zero: one tick up for a time before the epoch
+	if d%schedulerTick < 0 {
+		t--
+	}
+	return t
+}
+
+func ceilTick(d time.Duration) int64 {
+	t := int64(d / schedulerTick)
+	if d%schedulerTick > 0 {
+		t++
+	}
+	return t
+}
 
 // loopSleep is how the scheduler's loop sleeps until a tick. While the next
 // wake-up is at most denseTicks ahead it sleeps on a periodic ticker at
@@ -47,20 +60,25 @@ type loopSleep struct {
 	timer  *time.Timer
 	ticker *time.Ticker
 	c      <-chan time.Time
+	// woken: the last sleep ended on the timer or the ticker, at a tick's
+	// start, not on a kick, which comes at any instant.
+	woken bool
 }
 
 const denseTicks = 3
 
 // tickerPhaseSlack: how far past a tick's start the loop may create its
 // ticker, which ticks in the phase it is created in; the timer that woke the
-// loop fires about that late anyway.
+// loop fires about that late anyway. Only a loop its timer woke creates one:
+// a kick's instant is anyone's, and a ticker in its phase would start every
+// run after it late by that much, where the oracle starts them on the tick.
 const tickerPhaseSlack = 100 * time.Microsecond
 
 // plan arranges to wake at tick wake (noWake: only when kicked), seen at now,
 // and returns the tick by which the loop will wake by itself.
 func (l *loopSleep) plan(now time.Duration, wake int64) int64 {
 	ahead := wake - floorTick(now)
-	if ahead > 0 && ahead <= denseTicks && (l.ticker != nil || now%schedulerTick <= tickerPhaseSlack) {
+	if ahead > 0 && ahead <= denseTicks && (l.ticker != nil || l.woken && now%schedulerTick <= tickerPhaseSlack) {
 		if l.ticker == nil {
 			l.ticker = time.NewTicker(schedulerTick)
 		}
@@ -89,7 +107,9 @@ func (l *loopSleep) plan(now time.Duration, wake int64) int64 {
 func (l *loopSleep) sleep(kick <-chan struct{}) {
 	select {
 	case <-l.c:
+		l.woken = true
 	case <-kick:
+		l.woken = false
 	}
 }
 
@@ -99,5 +119,44 @@ func (l *loopSleep) stop() {
 	}
 	if l.ticker != nil {
 		l.ticker.Stop()
+	}
+}
+
+// loop is the wheel's goroutine: it sleeps until the wheel's next non-empty
+// slot, readies what is due, and ends with the last worker.
+func (s *scheduler) loop(kick <-chan struct{}) {
+	sl := loopSleep{epoch: s.epoch}
+	defer sl.stop()
+	var fired []*wheelTimer
+	for {
+		s.mu.Lock()
+		if s.workers == 0 {
+			// The executors close under mu, so that an add that starts a new
+			// loop submits after the close, whose closed mark it clears.
+			s.looping, s.armed = false, noWake
+			s.exec.close()
+			s.mu.Unlock()
+			return
+		}
+		now := s.nowLocked()
+		fired = s.wheel.advance(floorTick(now), fired[:0])
+		for i, t := range fired {
+			if w := t.owner; w.sched.state == stateIdle {
+				s.settleLocked(w, now)
+			} else {
+				s.fileLocked(w, floorTick(now), now) // a decided run whose tick came
+			}
+			fired[i] = nil
+		}
+		wake := int64(noWake)
+		if tick, ok := s.wheel.next(); ok {
+			wake = tick
+		}
+		if wake <= floorTick(now) {
+			panic("prober: scheduler: the loop would wake for a tick it has handled") // wheel.go's invariant
+		}
+		s.armed = sl.plan(now, wake)
+		s.unlock()
+		sl.sleep(kick)
 	}
 }

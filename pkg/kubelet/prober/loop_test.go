@@ -25,11 +25,13 @@ import (
 // TestLoopSleep: the loop sleeps on its ticker while the next wake-up is at
 // most denseTicks ahead, on a one-shot timer further ahead, and on nothing
 // when nothing is due; each mode wakes it at the tick plan returns, and a
-// ticker is created only on a tick's start, so that its ticks fall there.
+// ticker is created only by a loop its timer woke on a tick's start, so that
+// its ticks fall there.
 func TestLoopSleep(t *testing.T) {
 	const tick = schedulerTick
 	type step struct {
 		now        time.Duration // since the epoch
+		kicked     bool          // the loop was kicked at now, not woken by its timer
 		wake       int64         // the tick the loop wants
 		wantTicker bool
 		wantArmed  int64         // the tick plan returns
@@ -53,6 +55,9 @@ func TestLoopSleep(t *testing.T) {
 		{"woken off a tick's start: no ticker, whose ticks would fall there", []step{
 			{now: 10*tick + tick/2, wake: 12, wantArmed: 12, wantWoken: 12 * tick},
 		}},
+		{"kicked just after a tick's start: no ticker, whose ticks would fall there", []step{
+			{now: 10*tick + tick/50, kicked: true, wake: 12, wantArmed: 12, wantWoken: 12 * tick},
+		}},
 		{"a running ticker stays off a tick's start", []step{
 			{now: 10 * tick, wake: 11, wantTicker: true, wantArmed: 11, wantWoken: 11 * tick},
 			{now: 11*tick + tick/2, wake: 13, wantTicker: true, wantArmed: 12, wantWoken: 12 * tick},
@@ -69,6 +74,7 @@ func TestLoopSleep(t *testing.T) {
 				kick := make(chan struct{})
 				for i, st := range tc.steps {
 					time.Sleep(st.now - time.Since(l.epoch))
+					l.woken = !st.kicked
 					if got := l.plan(st.now, st.wake); got != st.wantArmed {
 						t.Errorf("step %d: plan armed tick %d, want %d", i, got, st.wantArmed)
 					}

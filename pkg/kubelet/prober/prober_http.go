@@ -19,13 +19,9 @@ package prober
 import (
 	"crypto/tls"
 	"net/http"
-	"slices"
-	"strings"
 	"time"
 
-	v1 "k8s.io/api/core/v1"
 	utilnet "k8s.io/apimachinery/pkg/util/net"
-	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 	"k8s.io/kubernetes/pkg/probe"
 	httpprobe "k8s.io/kubernetes/pkg/probe/http"
 )
@@ -68,55 +64,4 @@ func newHTTPProber(followNonLocalRedirects bool) httpProber {
 // Probe is httpprobe's Probe on this transport.
 func (pr httpProber) Probe(req *http.Request, timeout time.Duration) (probe.Result, string, error) {
 	return httpprobe.DoHTTPProbe(req, &http.Client{Timeout: timeout, Transport: pr.transport, CheckRedirect: pr.checkRedirect})
-}
-
-// runCache holds what a worker's runs would otherwise compute again on every
-// run from inputs fixed for the worker's lifetime: its probe spec and its
-// container (the pod's own, never changed in place) and, for an HTTP probe,
-// the pod's IP. Only the worker's own run uses it: a probe has one run in
-// flight at a time.
-type runCache struct {
-	// An exec probe's command with the container's environment expanded, once
-	// a run expanded it (an empty command expands to nil, again every run).
-	execCmd []string
-	// An HTTP probe's request for httpPodIP. net/http's client does not
-	// change a request it sends (it copies it to set a deadline or follow a
-	// redirect), so one request serves every run: the same bytes on the wire.
-	httpReq   *http.Request
-	httpPodIP string
-}
-
-// execCommand returns exec's command with container's environment expanded.
-// A nil cache expands it every time, as upstream does. A command without a
-// '$' expands to itself: the cache keeps the spec's own, so that no worker
-// keeps an object allocated among a run's garbage, which would hold the
-// run's heap spans in use.
-func (rc *runCache) execCommand(exec *v1.ExecAction, container *v1.Container) []string {
-	if rc != nil && rc.execCmd != nil {
-		return rc.execCmd
-	}
-	var cmd []string
-	if rc != nil && len(exec.Command) > 0 && !slices.ContainsFunc(exec.Command, func(arg string) bool { return strings.Contains(arg, "$") }) {
-		cmd = exec.Command
-	} else {
-		cmd = kubecontainer.ExpandContainerCommandOnlyStatic(exec.Command, container.Env)
-	}
-	if rc != nil {
-		rc.execCmd = cmd
-	}
-	return cmd
-}
-
-// httpRequest returns the request of httpGet to podIP. A nil cache builds it
-// every time, as upstream does; an error is not kept, so it is upstream's on
-// every run.
-func (rc *runCache) httpRequest(httpGet *v1.HTTPGetAction, container *v1.Container, podIP string) (*http.Request, error) {
-	if rc != nil && rc.httpReq != nil && rc.httpPodIP == podIP {
-		return rc.httpReq, nil
-	}
-	req, err := httpprobe.NewRequestForHTTPGetAction(httpGet, container, podIP, "probe")
-	if err == nil && rc != nil {
-		rc.httpReq, rc.httpPodIP = req, podIP
-	}
-	return req, err
 }

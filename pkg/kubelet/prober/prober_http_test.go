@@ -22,7 +22,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -204,55 +203,4 @@ func TestHTTPProbeTimeoutParity(t *testing.T) {
 	if wantRes != probe.Failure || res != wantRes || out != wantOut || fmt.Sprint(err) != fmt.Sprint(wantErr) {
 		t.Errorf("got (%v, %q, %v), upstream (%v, %q, %v)", res, out, err, wantRes, wantOut, wantErr)
 	}
-}
-
-// TestRunCacheHTTPRequest: the cached request is the one upstream would build
-// for the pod's current IP, and a request that cannot be built gives
-// upstream's error on every run.
-func TestRunCacheHTTPRequest(t *testing.T) {
-	get := &v1.HTTPGetAction{Path: "/p", Port: intstr.FromString("http")}
-	named := &v1.Container{Ports: []v1.ContainerPort{{Name: "http", ContainerPort: 8080}}}
-	for _, tc := range []struct {
-		name      string
-		container *v1.Container
-		ips       []string
-		wantURLs  []string
-		wantErr   bool
-	}{
-		{name: "same IP", container: named, ips: []string{"10.0.0.1", "10.0.0.1"},
-			wantURLs: []string{"http://10.0.0.1:8080/p", "http://10.0.0.1:8080/p"}},
-		{name: "IP changes", container: named, ips: []string{"10.0.0.1", "10.0.0.2", "10.0.0.1"},
-			wantURLs: []string{"http://10.0.0.1:8080/p", "http://10.0.0.2:8080/p", "http://10.0.0.1:8080/p"}},
-		{name: "unknown named port", container: &v1.Container{}, ips: []string{"10.0.0.1", "10.0.0.1"}, wantErr: true},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var cache runCache
-			var prev *http.Request
-			for i, ip := range tc.ips {
-				req, err := cache.httpRequest(get, tc.container, ip)
-				_, upstreamErr := httpprobe.NewRequestForHTTPGetAction(get, tc.container, ip, "probe")
-				if tc.wantErr {
-					if err == nil || err.Error() != upstreamErr.Error() || cache.httpReq != nil {
-						t.Errorf("run %d: err %v (upstream %v), cached %v", i, err, upstreamErr, cache.httpReq)
-					}
-					continue
-				}
-				if err != nil || req.URL.String() != tc.wantURLs[i] {
-					t.Fatalf("run %d: %v, %v; want %s", i, req, err, tc.wantURLs[i])
-				}
-				if reused := req == prev; reused != (i > 0 && tc.ips[i-1] == ip) {
-					t.Errorf("run %d: request reused %v", i, reused)
-				}
-				prev = req
-			}
-		})
-	}
-}
-
-func mustParseURL(t *testing.T, s string) *url.URL {
-	u, err := url.Parse(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return u
 }

@@ -145,7 +145,7 @@ func NewManager(
 	m.spread.start = m.start
 	// The one place the gate is read: a manager keeps its mode for its lifetime.
 	if utilfeature.DefaultFeatureGate.Enabled(features.ProbeTimerWheel) {
-		m.scheduler = newScheduler(componentBaseMetrics{})
+		m.scheduler = newScheduler(componentBaseMetrics{}, m.start)
 		m.spread.seed = nodeSeed()
 	}
 	return m
@@ -215,53 +215,41 @@ func (m *manager) AddPod(ctx context.Context, pod *v1.Pod) {
 	key := probeKey{podUID: pod.UID}
 	for _, c := range append(pod.Spec.Containers, getRestartableInitContainers(pod)...) {
 		key.containerName = c.Name
-		// The container's workers that are leaving: upstream's AddPod went past
-		// each only if it had exited (manager.leaving).
-		var after []*worker
 
 		if c.StartupProbe != nil {
 			key.probeType = startup
-			if prev, ok := m.workers[key]; ok {
-				if !m.leaving(prev) {
-					logger.V(8).Info("Startup probe already exists for container",
-						"pod", klog.KObj(pod), "containerName", c.Name)
-					continue
-				}
-				after = append(after, prev)
+			if _, ok := m.workers[key]; ok {
+				logger.V(8).Info("Startup probe already exists for container",
+					"pod", klog.KObj(pod), "containerName", c.Name)
+				continue
 			}
 			w := newWorker(m, startup, pod, c)
 			m.workers[key] = w
-			w.startAfter(ctx, after)
+			w.start(ctx)
 		}
 
 		if c.ReadinessProbe != nil {
 			key.probeType = readiness
-			if prev, ok := m.workers[key]; ok {
-				if !m.leaving(prev) {
-					logger.V(8).Info("Readiness probe already exists for container",
-						"pod", klog.KObj(pod), "containerName", c.Name)
-					continue
-				}
-				after = append(after, prev)
+			if _, ok := m.workers[key]; ok {
+				logger.V(8).Info("Readiness probe already exists for container",
+					"pod", klog.KObj(pod), "containerName", c.Name)
+				continue
 			}
 			w := newWorker(m, readiness, pod, c)
 			m.workers[key] = w
-			w.startAfter(ctx, after)
+			w.start(ctx)
 		}
 
 		if c.LivenessProbe != nil {
 			key.probeType = liveness
-			if prev, ok := m.workers[key]; ok {
-				if !m.leaving(prev) {
-					logger.V(8).Info("Liveness probe already exists for container",
-						"pod", klog.KObj(pod), "containerName", c.Name)
-					continue
-				}
-				after = append(after, prev)
+			if _, ok := m.workers[key]; ok {
+				logger.V(8).Info("Liveness probe already exists for container",
+					"pod", klog.KObj(pod), "containerName", c.Name)
+				continue
 			}
 			w := newWorker(m, liveness, pod, c)
 			m.workers[key] = w
-			w.startAfter(ctx, after)
+			w.start(ctx)
 		}
 	}
 }
@@ -459,25 +447,11 @@ func (m *manager) getWorker(podUID types.UID, containerName string, probeType pr
 	return worker, ok
 }
 
-// Called by the worker after exiting. A worker removes only itself: AddPod may already have
-// replaced it with a new worker for the same key.
-func (m *manager) removeWorker(w *worker) {
+// Called by the worker after exiting.
+func (m *manager) removeWorker(podUID types.UID, containerName string, probeType probeType) {
 	m.workerLock.Lock()
 	defer m.workerLock.Unlock()
-	key := probeKey{w.pod.UID, w.container.Name, w.probeType}
-	if m.workers[key] == w {
-		delete(m.workers, key)
-	}
-}
-
-// leaving reports whether w, still in the map, has been asked to stop: with
-// the gate on, its exit may wait for a run that upstream's worker had already
-// finished, so AddPod puts a worker in its place that starts only if each
-// leaving worker AddPod went past had exited by then in upstream's timeline,
-// and is dropped otherwise (scheduler.add). With the gate off, w's goroutine
-// leaves the map itself, as upstream's does.
-func (m *manager) leaving(w *worker) bool {
-	return m.scheduler != nil && m.scheduler.leaving(w)
+	delete(m.workers, probeKey{podUID, containerName, probeType})
 }
 
 // workerCount returns the total number of probe workers. For testing.

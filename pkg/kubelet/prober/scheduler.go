@@ -17,52 +17,52 @@ limitations under the License.
 package prober
 
 import (
+	"fmt"
 	"math"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
 // scheduler decides when each worker probes, in place of upstream's goroutine
 // per worker: a worker's next run waits in the timing wheel, one goroutine
 // (loop) sleeps until the wheel's next non-empty slot and hands what is due
-// to the executors, which run it.
+// to the executors. It is upstream's worker with every run started on the
+// first tick at or after the instant upstream's would start it: that worker
+// takes what is ready in its select (its ticker, its one-slot trigger and stop
+// channels), and a trigger or a stop that comes while the run it decided on
+// waits for its tick waits in its channel. A worker is
 //
-// Upstream's worker waits in a select on its ticker, its one-slot trigger
-// channel and its stop channel, and takes whichever is ready first, at that
-// instant. Each of those decisions is made here for the instant upstream's
-// worker makes it, and nothing that comes later changes it: a run that is
-// due runs, however late its tick or an executor lets it start. A worker is
-//
-//	unstarted  not added yet, or added after leaving workers and waiting for
-//	           their exits (handOff): a trigger or a stop waits.
-//	idle       in the select; the wheel holds its next tick. A trigger or a
-//	           stop is taken at once, unless the tick's time has passed: then
-//	           the tick was taken first (settle), and the trigger or stop waits.
-//	due        its next run decided, waiting for its tick or an executor; a
-//	           trigger or a stop waits, as in upstream's channels.
-//	running    when the run ends, run takes what upstream's select took
-//	           first, from the instant upstream's run ended (its due time
-//	           plus its length): the stop, the trigger (which restarts the
-//	           period there and drops a pending tick) or the tick, whichever
-//	           was there first; else idle.
-//	exited     after the exit, a doProbe that returned false, or dropped by
-//	           handOver: upstream's AddPod skipped it.
+//	stateUnstarted  not added yet.
+//	stateIdle       in the select; the wheel holds its next tick. A trigger or
+//	                a stop is taken at once, unless the tick's time has passed:
+//	                then the tick was taken first (settleLocked), and the trigger or
+//	                stop waits.
+//	stateDue        its next run decided, waiting for its tick or an executor;
+//	                a trigger or a stop waits, as in upstream's channels.
+//	stateRunning    when the run ends, run takes what is there: the stop, else
+//	                the trigger (which restarts the period and drops a pending
+//	                tick), else a pending tick; else the worker is idle.
+//	stateExited     after the exit, or a doProbe that returned false. It
+//	                leaves the manager's map then, as upstream's does: until
+//	                that instant an AddPod finds it and skips the container.
 //
 // The first run is decided when the worker is added: upstream's worker sees
-// its channels only after its first probe. Every run starts on the first
-// tick at or after its due time, so a worker's runs all start late by the
-// same offset and its intervals are its period; an exit does not wait for a
-// tick.
+// its channels only after its first probe. An exit does not wait for a tick:
+// upstream's worker leaves the map as soon as it takes the stop.
 //
-// Locking: the manager calls add, leaving and stop with its workerLock held,
+// Locking: the manager calls add and stop with its workerLock held,
 // and trigger without it; a run calls into its worker (execute, which may take
-// workerLock) without s.mu. The order is workerLock, s.mu, exec.mu.
+// workerLock) without s.mu. The order is workerLock, s.mu, exec.mu. A method
+// whose name ends in Locked needs s.mu held; the state table is enforced:
+// decideLocked and run panic on a transition it does not have.
 type scheduler struct {
 	epoch   time.Time // tick 0 of the wheel
 	metrics schedulerMetrics
 	exec    executors
 
 	mu      sync.Mutex
+	last    time.Duration // what nowLocked last returned
 	wheel   timingWheel
 	running int  // runs in flight
 	workers int  // added and not exited; the loop runs while it is positive
@@ -81,39 +81,19 @@ type workerSched struct {
 	ticker probeTicker
 	dueAt  time.Duration // when the decided run became due
 	state  runState
-	next   action // the decided run (state due or running)
-	// A value waits in upstream's trigger or stop channel, sent at
-	// triggeredAt or stoppedAt.
-	triggered, stopping    bool
-	triggeredAt, stoppedAt time.Duration
-	handOff                *handOff // rare: kept out of line, a worker's size is per probe
-}
-
-// handOff links a worker added after workers that are leaving
-// (manager.leaving) to them: it waits, unstarted, for their exits, and is
-// upstream's new worker only if upstream's had all exited by addedAt.
-// Otherwise upstream's AddPod found one of them and skipped the container.
-type handOff struct {
-	addedAt, lastExit time.Duration // lastExit: the latest of the predecessors' exits
-	waiting           int           // the predecessors that have not exited
-	successors        []*worker     // the workers waiting for this one
-}
-
-func (ws *workerSched) link() *handOff {
-	if ws.handOff == nil {
-		ws.handOff = &handOff{}
-	}
-	return ws.handOff
+	next   action // the decided run (stateDue or stateRunning)
+	// A value waits in upstream's trigger or stop channel.
+	triggered, stopping bool
 }
 
 type runState uint8
 
 const (
-	unstarted runState = iota
-	idle
-	due
-	running
-	exited
+	stateUnstarted runState = iota
+	stateIdle
+	stateDue
+	stateRunning
+	stateExited
 )
 
 type action uint8
@@ -124,88 +104,57 @@ const (
 	actExit                 // clean up after a stop
 )
 
-func newScheduler(metrics schedulerMetrics) *scheduler {
+// collected is the newest scheduler, whose runs in flight the kubelet's
+// metrics read when scraped.
+var collected atomic.Pointer[scheduler]
+
+// newScheduler counts its ticks from epoch, the manager's start, as the
+// oracle does.
+func newScheduler(metrics schedulerMetrics, epoch time.Time) *scheduler {
 	s := &scheduler{
-		epoch:   time.Now(),
+		epoch:   epoch,
 		metrics: metrics,
 		armed:   noWake,
-		kick:    make(chan struct{}, 1),
 	}
 	s.exec = executors{run: s.run, maxIdle: maxIdleExecutors}
 	collected.Store(s)
 	return s
 }
 
-func (s *scheduler) now() time.Duration { return time.Since(s.epoch) }
+// nowLocked is the time since epoch, never less than it was: the wheel has
+// advanced to it, and a tick it has passed must not come again. A process's
+// clock never runs back, but one read in a synctest bubble other than the
+// epoch's reads before the epoch, and each bubble's starts at the same instant
+// (upstream's TestAddRemovePodsWithRestartableInitContainer shares one manager
+// between two bubbles). add restarts the clock and the wheel with the first
+// worker, so that such a clock runs on from wherever it reads.
+func (s *scheduler) nowLocked() time.Duration {
+	s.last = max(s.last, time.Since(s.epoch))
+	return s.last
+}
 
 // add starts w: its first run is due after delay, its ticker's grid one
-// period later, as upstream creates its ticker after its start-up sleep. If
-// workers in after have not exited, w waits for them (handOver).
-func (s *scheduler) add(w *worker, period, delay time.Duration, after []*worker) {
+// period later, as upstream creates its ticker after its start-up sleep.
+func (s *scheduler) add(w *worker, period, delay time.Duration) {
 	s.mu.Lock()
 	defer s.unlock()
 	ws := &w.sched
 	ws.timer.owner = w
+	if s.workers == 0 {
+		s.last = time.Since(s.epoch)
+		s.wheel.restart(floorTick(s.last))
+	}
 	s.workers++
 	if !s.looping {
-		s.looping = true
-		go s.loop()
+		// A kick channel per loop, made where the loop starts: a synctest
+		// bubble's loop then blocks on a channel of its bubble, durably.
+		s.looping, s.kick = true, make(chan struct{}, 1)
+		go s.loop(s.kick)
 	}
-	now := s.now()
+	now := s.nowLocked()
 	first := now + max(delay, 0)
 	ws.ticker = probeTicker{period: period, due: first + period}
-	ws.dueAt = first
-	waiting := 0
-	for _, prev := range after {
-		if ps := &prev.sched; ps.state != exited {
-			h := ps.link()
-			h.successors = append(h.successors, w)
-			waiting++
-		}
-	}
-	if waiting == 0 {
-		s.decide(w, actProbe, first, now)
-		return
-	}
-	h := ws.link()
-	h.addedAt, h.waiting = now, waiting
-}
-
-// leaving reports whether w has a stop waiting or has exited.
-func (s *scheduler) leaving(w *worker) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return w.sched.stopping || w.sched.state == exited
-}
-
-// handOver tells the workers waiting for w that upstream's w left at exitAt:
-// the last of a worker's predecessors to exit starts it, if every one had
-// left upstream's map by the time it was added, and drops it otherwise
-// (returned: the caller removes them from the manager's map). A dropped
-// worker never existed upstream, so its own successors wait for what it
-// waited for.
-func (s *scheduler) handOver(w *worker, exitAt, now time.Duration) (dropped []*worker) {
-	h := w.sched.handOff
-	if h == nil {
-		return nil
-	}
-	w.sched.handOff = nil
-	for _, next := range h.successors {
-		nh := next.sched.handOff
-		nh.lastExit = max(nh.lastExit, exitAt)
-		if nh.waiting--; nh.waiting > 0 {
-			continue
-		}
-		if nh.lastExit <= nh.addedAt {
-			s.decide(next, actProbe, next.sched.dueAt, now)
-			continue
-		}
-		next.sched.state = exited
-		s.workers--
-		dropped = append(dropped, next)
-		dropped = append(dropped, s.handOver(next, nh.lastExit, now)...)
-	}
-	return dropped
+	s.decideLocked(w, actProbe, first, now)
 }
 
 // trigger is a send on upstream's one-slot trigger channel: false while an
@@ -217,13 +166,13 @@ func (s *scheduler) trigger(w *worker) bool {
 	if ws.triggered {
 		return false
 	}
-	now := s.now()
-	s.settle(w, now)
-	if ws.state == idle {
+	now := s.nowLocked()
+	s.settleLocked(w, now)
+	if ws.state == stateIdle {
 		ws.ticker.reset(now)
-		s.decide(w, actManual, now, now)
+		s.decideLocked(w, actManual, now, now)
 	} else {
-		ws.triggered, ws.triggeredAt = true, now
+		ws.triggered = true
 	}
 	return true
 }
@@ -236,41 +185,44 @@ func (s *scheduler) stop(w *worker) {
 	if ws.stopping {
 		return
 	}
-	now := s.now()
-	ws.stopping, ws.stoppedAt = true, now
-	s.settle(w, now)
-	if ws.state == idle {
-		s.decide(w, actExit, now, now)
+	now := s.nowLocked()
+	ws.stopping = true
+	s.settleLocked(w, now)
+	if ws.state == stateIdle {
+		s.decideLocked(w, actExit, now, now)
 	}
 }
 
-// settle: an idle worker whose tick has fallen due took it then.
-func (s *scheduler) settle(w *worker, now time.Duration) {
-	if ws := &w.sched; ws.state == idle && ws.ticker.pending(now) {
+// settleLocked: an idle worker whose tick has fallen due took it then.
+func (s *scheduler) settleLocked(w *worker, now time.Duration) {
+	if ws := &w.sched; ws.state == stateIdle && ws.ticker.pending(now) {
 		at := ws.ticker.due
 		ws.ticker.consume(at)
-		s.decide(w, actProbe, at, now)
+		s.decideLocked(w, actProbe, at, now)
 	}
 }
 
-// decide makes a, due at at, the worker's next run. An exit does not wait
+// decideLocked makes a, due at at, the worker's next run. An exit does not wait
 // for a tick: upstream's worker leaves the manager's map as soon as it takes
 // the stop, and an AddPod after that creates a new worker.
-func (s *scheduler) decide(w *worker, a action, at, now time.Duration) {
+func (s *scheduler) decideLocked(w *worker, a action, at, now time.Duration) {
 	ws := &w.sched
+	if st := ws.state; st != stateUnstarted && st != stateIdle && st != stateRunning {
+		panic(fmt.Sprintf("prober: scheduler: a worker in state %d decided on a run: it has one, or has exited", st))
+	}
 	s.wheel.cancel(&ws.timer)
-	ws.state, ws.next, ws.dueAt = due, a, at
+	ws.state, ws.next, ws.dueAt = stateDue, a, at
 	tick := ceilTick(at)
 	if a == actExit {
 		tick = floorTick(now)
 	}
-	s.file(w, tick, now)
+	s.fileLocked(w, tick, now)
 }
 
-// file waits for tick, or readies a decided run if tick has come.
-func (s *scheduler) file(w *worker, tick int64, now time.Duration) {
+// fileLocked waits for tick, or readies a decided run if tick has come.
+func (s *scheduler) fileLocked(w *worker, tick int64, now time.Duration) {
 	if tick > floorTick(now) && s.wheel.schedule(&w.sched.timer, tick) {
-		s.wakeBy(tick)
+		s.wakeByLocked(tick)
 	} else {
 		s.ready = append(s.ready, w)
 	}
@@ -281,68 +233,57 @@ func (s *scheduler) file(w *worker, tick int64, now time.Duration) {
 func (s *scheduler) run(w *worker) *worker {
 	ws := &w.sched
 	s.mu.Lock()
-	ws.state = running
+	if ws.state != stateDue {
+		panic(fmt.Sprintf("prober: scheduler: a run of a worker in state %d: two runs in flight, or a run of an exited worker", ws.state))
+	}
+	ws.state = stateRunning
 	a := ws.next
 	s.running++
-	began := s.now()
-	s.metrics.started(began - ws.dueAt)
+	s.metrics.started(s.nowLocked() - ws.dueAt)
 	s.mu.Unlock()
 
 	keepGoing := w.execute(a)
 
 	s.mu.Lock()
-	now := s.now()
-	s.running--
-	// Upstream's run began at dueAt and ended at ended.
-	ended := ws.dueAt + (now - began)
-	if a == actExit || !keepGoing {
-		ws.state = exited
-		s.workers--
-		dropped := s.handOver(w, ended, now)
-		if s.workers == 0 {
-			s.wakeBy(math.MinInt64) // the loop ends
-		}
-		next := s.submit(true)
-		s.mu.Unlock()
-		for _, d := range dropped {
-			d.probeManager.removeWorker(d)
-		}
-		return next
-	}
 	defer s.mu.Unlock()
-	// From ended, upstream's worker waited in its select, and took the first
-	// of the stop, the trigger and the tick to arrive (stop first on a tie,
-	// as in stop and trigger).
-	stopAt, triggerAt, tickAt := ended, ended, ended
-	if ws.stopping {
-		stopAt = max(stopAt, ws.stoppedAt)
+	now := s.nowLocked()
+	if s.running--; s.running < 0 {
+		panic("prober: scheduler: more runs ended than started")
 	}
-	if ws.triggered {
-		triggerAt = max(triggerAt, ws.triggeredAt)
+	if a == actExit || !keepGoing {
+		ws.state = stateExited
+		if s.workers--; s.workers < 0 {
+			panic("prober: scheduler: more workers exited than were added")
+		}
+		if s.workers == 0 {
+			s.wakeByLocked(math.MinInt64) // the loop ends
+		}
+		return s.submitLocked(true)
 	}
-	tickAt = max(tickAt, ws.ticker.due)
+	// Upstream's worker is back in its select: what waits there is taken,
+	// the stop first, then the trigger, then the tick (bench/oracle's pick).
 	switch {
-	case ws.stopping && (!ws.triggered || stopAt <= triggerAt) && stopAt <= tickAt:
-		s.decide(w, actExit, stopAt, now)
-	case ws.triggered && triggerAt <= tickAt:
+	case ws.stopping:
+		s.decideLocked(w, actExit, now, now)
+	case ws.triggered:
 		ws.triggered = false
-		ws.ticker.reset(triggerAt)
-		s.decide(w, actManual, triggerAt, now)
-	case tickAt <= now:
-		if dropped := ws.ticker.consume(tickAt); dropped > 0 {
+		ws.ticker.reset(now)
+		s.decideLocked(w, actManual, now, now)
+	case ws.ticker.pending(now):
+		if dropped := ws.ticker.consume(now); dropped > 0 {
 			s.metrics.skipped(w.probeType, dropped)
 		}
-		s.decide(w, actProbe, tickAt, now)
+		s.decideLocked(w, actProbe, now, now)
 	default:
-		ws.state = idle
-		s.file(w, ceilTick(ws.ticker.due), now) // due > now: filed
+		ws.state = stateIdle
+		s.fileLocked(w, ceilTick(ws.ticker.due), now) // due > now: filed
 	}
-	return s.submit(true)
+	return s.submitLocked(true)
 }
 
-// submit gives the ready runs to the executors, but the first if keep, which
-// it returns to the caller. Called with mu held.
-func (s *scheduler) submit(keep bool) (first *worker) {
+// submitLocked gives the ready runs to the executors, but the first if keep,
+// which it returns to the caller.
+func (s *scheduler) submitLocked(keep bool) (first *worker) {
 	runs := s.ready
 	if keep && len(runs) > 0 {
 		first, runs = runs[0], runs[1:]
@@ -355,54 +296,17 @@ func (s *scheduler) submit(keep bool) (first *worker) {
 
 // unlock releases mu after a call that may have readied runs.
 func (s *scheduler) unlock() {
-	s.submit(false)
+	s.submitLocked(false)
 	s.mu.Unlock()
 }
 
-// wakeBy makes sure the loop wakes up by tick.
-func (s *scheduler) wakeBy(tick int64) {
+// wakeByLocked makes sure the loop wakes up by tick.
+func (s *scheduler) wakeByLocked(tick int64) {
 	if tick < s.armed {
 		s.armed = tick
 		select {
 		case s.kick <- struct{}{}:
 		default:
 		}
-	}
-}
-
-// loop is the wheel's goroutine: it sleeps until the wheel's next non-empty
-// slot, readies what is due, and ends with the last worker.
-func (s *scheduler) loop() {
-	sl := loopSleep{epoch: s.epoch}
-	defer sl.stop()
-	var fired []*wheelTimer
-	for {
-		s.mu.Lock()
-		if s.workers == 0 {
-			s.looping, s.armed = false, noWake
-			s.mu.Unlock()
-			s.exec.close()
-			return
-		}
-		now := s.now()
-		fired = s.wheel.advance(floorTick(now), fired[:0])
-		for i, t := range fired {
-			if w := t.owner; w.sched.state == idle {
-				s.settle(w, now)
-			} else {
-				s.file(w, floorTick(now), now) // a decided run whose tick came
-			}
-			fired[i] = nil
-		}
-		wake := int64(noWake)
-		if tick, ok := s.wheel.next(); ok {
-			wake = tick
-		}
-		if wake <= floorTick(now) {
-			panic("prober: scheduler: the loop would wake for a tick it has handled") // wheel.go's invariant
-		}
-		s.armed = sl.plan(now, wake)
-		s.unlock()
-		sl.sleep(s.kick)
 	}
 }

@@ -17,7 +17,6 @@ limitations under the License.
 package prober
 
 import (
-	"sync/atomic"
 	"time"
 
 	"k8s.io/component-base/metrics"
@@ -45,39 +44,14 @@ var (
 		Help:           "Probe ticks dropped because the previous run of the same probe was still in flight when more than one fell due.",
 		StabilityLevel: metrics.ALPHA,
 	}, []string{"probe_type"})
-
-	proberInFlightDesc = metrics.NewDesc("prober_scheduler_probes_in_flight",
-		"Probe runs in flight: an executor goroutine each.",
-		nil, nil, metrics.ALPHA, "")
 )
 
 // SchedulerMetrics returns the scheduler's metrics that are updated as runs
 // happen, for the kubelet to register next to ProberResults and
-// ProberDuration on /metrics/probes; SchedulerCollector returns the rest.
+// ProberDuration on /metrics/probes; SchedulerCollector
+// (scheduler_collector.go) returns the rest.
 func SchedulerMetrics() []metrics.Registerable {
 	return []metrics.Registerable{ProberStartLateness, ProberSkippedRuns}
-}
-
-// SchedulerCollector reports the runs in flight of the kubelet's scheduler,
-// the last one NewManager made, as a value read when scraped, so that it is
-// right however early or late it is registered. With the ProbeTimerWheel gate
-// off it reports nothing.
-func SchedulerCollector() metrics.StableCollector { return &schedulerCollector{} }
-
-// collected is the scheduler SchedulerCollector reads.
-var collected atomic.Pointer[scheduler]
-
-type schedulerCollector struct{ metrics.BaseStableCollector }
-
-func (*schedulerCollector) DescribeWithStability(ch chan<- *metrics.Desc) { ch <- proberInFlightDesc }
-
-func (*schedulerCollector) CollectWithStability(ch chan<- metrics.Metric) {
-	if s := collected.Load(); s != nil {
-		s.mu.Lock()
-		running := s.running
-		s.mu.Unlock()
-		ch <- metrics.NewLazyConstMetric(proberInFlightDesc, metrics.GaugeValue, float64(running))
-	}
 }
 
 // schedulerMetrics is what the scheduler reports as runs happen; tests swap

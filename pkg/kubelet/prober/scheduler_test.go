@@ -20,6 +20,7 @@ package prober
 // decide it. bench/parity runs the same cases against upstream's package.
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -30,6 +31,7 @@ import (
 	"unsafe"
 
 	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/klog/v2"
 	"k8s.io/klog/v2/ktesting"
@@ -468,43 +470,39 @@ func TestSchedulerStop(t *testing.T) {
 	}
 }
 
-// TestSchedulerAddPodWhileAWorkerLeaves: a stop that comes after a due
-// time waits for the due run (here on the tick at 1.004 s, due at 1.001 s);
-// an AddPod that comes before that run finds the leaving worker in the map.
-// Upstream's worker had exited by then if its run was over (a run that takes
-// no time, then the stop at 1.002 s): the new worker starts, its first run
-// due at the AddPod. If upstream's run was still going (0.5 s), upstream's
-// AddPod skipped the container: the new worker is dropped and leaves the
-// map.
+// TestSchedulerAddPodWhileAWorkerLeaves: a stop that comes after a due time
+// (1.002 s; the run due at 1.001 s starts on the tick at 1.004 s) waits for
+// that run, and the worker is in the map until the run ends, as the oracle's
+// (bench/oracle) is: an AddPod before then skips the container, one after it
+// creates a worker, which probes on the next tick.
 func TestSchedulerAddPodWhileAWorkerLeaves(t *testing.T) {
 	tests := []struct {
-		name string
-		hang time.Duration
-		want []time.Duration
+		name        string
+		hang, addAt time.Duration
+		want        []time.Duration
 	}{
-		{"upstream's worker had exited", 0, secs(0.004, 1.004, 1.004, 2.004)},
-		{"upstream's worker was in its run", 500 * time.Millisecond, secs(0.004, 1.004)},
+		{"before the run, which takes no time", 0, 1003 * time.Millisecond, secs(0.004, 1.004)},
+		{"during the run", 500 * time.Millisecond, 1003 * time.Millisecond, secs(0.004, 1.004)},
+		{"after the run", 500 * time.Millisecond, 1505 * time.Millisecond, secs(0.004, 1.004, 1.508, 2.508)},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				h := newHarness(t)
 				afterStart(h, 10*time.Second)
+				start := time.Now()
+				at := func(d time.Duration) { time.Sleep(d - time.Since(start)) }
 				h.probes.set("c", behaviour{result: probe.Success, hang: tc.hang})
-				time.Sleep(time.Millisecond)
+				at(time.Millisecond) // off a tick: due times fall 3 ms before their ticks
 				pod := h.addPod("p", v1.Container{Name: "c", LivenessProbe: execProbe(1)})
-				time.Sleep(time.Second + time.Millisecond) // 1.002 s
+				at(1002 * time.Millisecond)
 				h.m.StopLivenessAndStartup(pod)
-				time.Sleep(time.Millisecond)
-				h.m.AddPod(h.ctx, pod) // 1.003 s
-				if n := h.m.workerCount(); n != 1 {
-					t.Fatalf("%d workers after the AddPod, want the new one", n)
-				}
-				time.Sleep(1500 * time.Millisecond) // 2.503 s
+				at(tc.addAt)
+				h.m.AddPod(h.ctx, pod)
+				at(2600 * time.Millisecond)
 				synctest.Wait()
-				started := len(tc.want) > 2
-				if n := h.m.workerCount(); n != map[bool]int{true: 1, false: 0}[started] {
-					t.Errorf("%d workers after the old one exited, want the new one: %v", n, started)
+				if n, want := h.m.workerCount(), map[bool]int{true: 1, false: 0}[len(tc.want) > 2]; n != want {
+					t.Errorf("%d workers at 2.6 s, want %d", n, want)
 				}
 				if got := h.probes.starts("c"); !slices.Equal(got, tc.want) {
 					t.Errorf("runs at %v, want %v", got, tc.want)
@@ -513,6 +511,33 @@ func TestSchedulerAddPodWhileAWorkerLeaves(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestSchedulerNeverReturningProbe: a run that does not return (here for an
+// hour, beyond every step of the test) holds its worker, and the worker its
+// place in the map: every RemovePod and AddPod of the pod meanwhile finds it,
+// as upstream's (and the oracle's) AddPod does, and nothing else is held.
+func TestSchedulerNeverReturningProbe(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHarness(t)
+		afterStart(h, 10*time.Second)
+		h.probes.set("c", behaviour{result: probe.Success, hang: time.Hour})
+		pod := h.addPod("p", v1.Container{Name: "c", LivenessProbe: execProbe(1)})
+		for range 5 {
+			time.Sleep(time.Second)
+			h.m.RemovePod(pod)
+			h.m.AddPod(h.ctx, pod)
+		}
+		synctest.Wait()
+		h.m.scheduler.mu.Lock()
+		workers := h.m.scheduler.workers
+		h.m.scheduler.mu.Unlock()
+		if n := h.m.workerCount(); n != 1 || workers != 1 {
+			t.Errorf("%d workers in the map, %d in the scheduler, want 1 and 1", n, workers)
+		}
+		time.Sleep(time.Hour) // the run ends, the stop is taken
+		h.close()
+	})
 }
 
 // TestSchedulerAcceptsEveryValidSpec: the API server bounds no period or
@@ -612,5 +637,32 @@ func TestWorkerFitsItsSizeClass(t *testing.T) {
 	}
 	if size := unsafe.Sizeof(worker{}); size > 384 {
 		t.Errorf("a worker takes %d bytes: over the 384-byte size class, every probe costs the next class's 416", size)
+	}
+}
+
+// TestSchedulerClockFromAnotherBubble: a manager made outside the synctest
+// bubbles that use it, as upstream's
+// TestAddRemovePodsWithRestartableInitContainer does. A bubble's clock reads
+// before the manager's start, and each bubble's starts at the same instant,
+// behind the ticks the wheel advanced to in the one before: runs must still
+// fall due on ticks the wheel has not passed, and workers exit.
+func TestSchedulerClockFromAnotherBubble(t *testing.T) {
+	m := newTestManager()
+	defer cleanup(t, m)
+	m.scheduler = newScheduler(&recordingMetrics{}, m.start)
+	ctx := klog.NewContext(context.Background(), klog.Background())
+	pod := &v1.Pod{
+		ObjectMeta: metav1.ObjectMeta{UID: "p"},
+		Spec:       v1.PodSpec{Containers: []v1.Container{{Name: "c", ReadinessProbe: defaultProbe, LivenessProbe: defaultProbe, StartupProbe: defaultProbe}}},
+	}
+	keys := []probeKey{{"p", "c", readiness}, {"p", "c", liveness}, {"p", "c", startup}}
+	for range 3 {
+		synctest.Test(t, func(t *testing.T) {
+			m.AddPod(ctx, pod)
+			m.RemovePod(pod)
+			if err := waitForWorkerExit(t, m, keys); err != nil {
+				t.Fatal(err)
+			}
+		})
 	}
 }

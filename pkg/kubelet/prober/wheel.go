@@ -89,6 +89,15 @@ func (w *timingWheel) schedule(t *wheelTimer, when int64) bool {
 	return true
 }
 
+// restart moves an empty wheel to tick now, back too: the scheduler's clock
+// starts again with its first worker (scheduler.add).
+func (w *timingWheel) restart(now int64) {
+	if _, _, ok := w.nextSlot(); ok {
+		panic("prober: timing wheel: restarted with timers filed")
+	}
+	w.elapsed = now
+}
+
 // cancel removes t if it is filed.
 func (w *timingWheel) cancel(t *wheelTimer) {
 	if !t.filed {

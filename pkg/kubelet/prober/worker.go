@@ -252,18 +252,14 @@ func newWorker(
 // start hands the worker to the manager's scheduler, which probes the container every period
 // until the worker stops. The first probe runs at once, except within one period of the kubelet's
 // start, when the manager spreads first probes over the period.
-func (w *worker) start(ctx context.Context) { w.startAfter(ctx, nil) }
-
-// startAfter starts w once the workers in after, which are leaving the
-// manager's map (manager.leaving), have exited.
-func (w *worker) startAfter(ctx context.Context, after []*worker) {
+func (w *worker) start(ctx context.Context) {
 	w.ctx = ctx
 	if w.probeManager.scheduler == nil {
 		go w.run(ctx)
 		return
 	}
 	period := probePeriod(ctx, w)
-	w.probeManager.scheduler.add(w, period, w.probeManager.spread.delay(period, schedulerTick), after)
+	w.probeManager.scheduler.add(w, period, w.probeManager.spread.delay(period, schedulerTick))
 }
 
 // run periodically probes the container: upstream's worker loop, for the ProbeTimerWheel gate off.
@@ -355,7 +351,7 @@ func (w *worker) exit() {
 		w.resultsManager.Remove(w.containerID)
 	}
 
-	w.probeManager.removeWorker(w)
+	w.probeManager.removeWorker(w.pod.UID, w.container.Name, w.probeType)
 	for _, result := range seriesResults {
 		lv := w.proberResultsLabelValues(result)
 		ProberResults.Delete(zipLabels(proberResultsLabelNames, lv[:]))

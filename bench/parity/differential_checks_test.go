@@ -262,6 +262,16 @@ type oracleCount struct {
 	Differ   int `json:"sequences_that_differ"`
 }
 
+// add counts one sequence's comparison of probewheel with the oracle.
+func (o *oracleCount) add(c *comparison) {
+	o.Runs += c.runs
+	o.Updates += c.updates
+	o.Statuses += c.statuses
+	if len(c.mismatches) > 0 {
+		o.Differ++
+	}
+}
+
 type armCount struct {
 	Explained   int `json:"explained"`
 	Unexplained int `json:"unexplained"`
@@ -312,12 +322,7 @@ func TestDifferentialSweep(t *testing.T) {
 				}
 				mu.Lock()
 				defer mu.Unlock()
-				sum.Oracle.Runs += oc.runs
-				sum.Oracle.Updates += oc.updates
-				sum.Oracle.Statuses += oc.statuses
-				if len(oc.mismatches) > 0 {
-					sum.Oracle.Differ++
-				}
+				sum.Oracle.add(oc)
 				sum.Sequences++
 				sum.SimSeconds += (seq.end() + startAfter).Seconds()
 				for _, o := range seq.ops {

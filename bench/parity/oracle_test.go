@@ -58,18 +58,17 @@ func TestOracleSweep(t *testing.T) {
 	if n <= 0 {
 		t.Skip("set PROBEWHEEL_ORACLE_SWEEP=<sequences> (make oracle-diff)")
 	}
-	differ, runs, updates, statuses := 0, 0, 0, 0
+	var sum oracleCount
 	for i := range n {
 		data := randomInput(rand.New(rand.NewPCG(uint64(i), 0x5eed)))
 		seq := decode(data)
 		c := againstOracle(t, resolve(seq))
-		runs, updates, statuses = runs+c.runs, updates+c.updates, statuses+c.statuses
+		sum.add(c)
 		if len(c.mismatches) > 0 {
-			differ++
 			t.Errorf("sequence %d (input %x) differs from the oracle first at %v", i, data, c.mismatches[0])
 		}
 	}
-	t.Logf("%d sequences against the oracle: %d differ; compared %d runs, %d result updates, %d UpdatePodStatus results", n, differ, runs, updates, statuses)
+	t.Logf("%d sequences against the oracle: %d differ; compared %d runs, %d result updates, %d UpdatePodStatus results", n, sum.Differ, sum.Runs, sum.Updates, sum.Statuses)
 }
 
 // seen is what a scenario observed: the runs of each container, the result

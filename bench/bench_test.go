@@ -52,6 +52,28 @@ func BenchmarkHung(b *testing.B)          { runScenario(b, scHung, benchSteady) 
 func BenchmarkReadinessFlip(b *testing.B) { runScenario(b, scFlip, benchFlip) }
 func BenchmarkMemory(b *testing.B)        { runScenario(b, scMemory, benchMemory) }
 
+// BenchmarkExecRuntime is BenchmarkSteady's measurement of exec probes whose
+// execs share a container runtime that slows down with the execs in flight
+// (execModel), at a density the runtime keeps up with and at one it does not:
+// where the prober's bound on exec runs in flight
+// (pkg/kubelet/prober/exec_limit.go) must change nothing, and where it is
+// meant to keep healthy probes from timing out. Its own metrics: timeouts/s,
+// the runs the runtime timed out (every target is healthy: each is a failed
+// result a healthy container would not have had), and ok-runs/s, the runs
+// that returned within their timeout.
+func BenchmarkExecRuntime(b *testing.B) { runScenario(b, scRuntime, benchSteady) }
+
+// BenchmarkExecRuntime's warm-up (after the first period) and windows, whatever
+// the environment says (but in the smoke set): the exec limit moves on a scale of seconds, not of
+// probe periods. It cuts at most every other second, so from 80 runs in flight
+// it can reach the model runtime's capacity within some 8 s, and then it
+// probes for it a run a second, cutting again every few seconds: a window
+// spans a few of those cycles.
+const (
+	runtimeWarmup = 10 * time.Second
+	runtimeWindow = 10 * time.Second
+)
+
 // benchMemory measures what the prober's probes hold of the kubelet's heap,
 // as a platform engineer's dashboard sees it: the heap's spans in use and
 // the stacks (HeapInuse + StackInuse, fragmentation included, after two
@@ -156,10 +178,12 @@ func lateCount(pods int) int {
 	return n
 }
 
-// benchSteady measures steady-state timing, cost and integrity (BenchmarkSteady) and,
-// with sc == scHung, the healthy probes' timing while some probes hang.
+// benchSteady measures steady-state timing, cost and integrity (BenchmarkSteady),
+// with sc == scHung the healthy probes' timing while some probes hang, and with
+// sc == scRuntime the probes' timing and timeouts against the model runtime.
 func benchSteady(b *testing.B, cfg *config, sc string, w workload, impl Impl) {
 	hung := sc == scHung
+	rt := sc == scRuntime
 	period := w.period
 	nLate := lateCount(w.pods)
 	o := runOpts{nLate: nLate * b.N, startedAt: time.Now(), failureThr: 3}
@@ -167,6 +191,21 @@ func benchSteady(b *testing.B, cfg *config, sc string, w workload, impl Impl) {
 		// A huge failureThreshold keeps hung liveness probes from putting their worker
 		// on hold, so they keep hanging every period.
 		o.failureThr, o.hungPct, o.nLate, nLate = 1<<20, cfg.hungPct, 0, 0
+	}
+	if rt {
+		if cfg.execLat > 0 {
+			b.Skipf("the model runtime's execs take what they take: unset %s", envExecLat)
+		}
+		// The load on the runtime is the workload's: no pods added in the
+		// windows, and no liveness probe put on hold by its timeouts (the
+		// bench restarts no container, which would resume it).
+		o.failureThr, o.nLate, nLate = 1<<20, 0, 0
+		c := *cfg
+		c.execModel = true
+		if c.set != "smoke" { // smoke checks that it runs, with the set's short windows
+			c.warmup, c.periods, c.maxWindow = runtimeWarmup, float64(runtimeWindow)/float64(period), runtimeWindow
+		}
+		cfg = &c
 	}
 	r, err := newRun(cfg, sc, w, impl, o)
 	if err != nil {
@@ -202,6 +241,7 @@ func benchSteady(b *testing.B, cfg *config, sc string, w workload, impl Impl) {
 	time.Sleep(period)
 
 	var cpu, sleeps, wall, goroutines int64
+	var timeouts, okRuns int64 // the model runtime's, in the windows
 	var mem, inuse float64
 	var lateness histogram
 	var gc gcStats
@@ -220,12 +260,20 @@ func benchSteady(b *testing.B, cfg *config, sc string, w workload, impl Impl) {
 		}
 		ws := nowNs()
 		c0, s0 := procUsage()
+		var to0, ok0 int64
+		if rt {
+			to0, ok0 = r.runner.model.timedOut.Load(), r.runner.model.ran.Load()
+		}
 		wsWall := time.Now().UnixNano()
 		tr.windowStart(ws, wsWall)
 		r.addPods(nLate)
 		time.Sleep(win)
 		we := nowNs()
 		c1, s1 := procUsage()
+		if rt {
+			timeouts += r.runner.model.timedOut.Load() - to0
+			okRuns += r.runner.model.ran.Load() - ok0
+		}
 		stopProfile()
 		tr.stop(b)
 		gcw := readGC().since(gc0)
@@ -292,10 +340,12 @@ func benchSteady(b *testing.B, cfg *config, sc string, w workload, impl Impl) {
 		b.Fatalf("no probe reached a target in %d window(s) of %s", b.N, win)
 	}
 	reportPeriod(b, ps)
-	if !hung {
+	if nLate > 0 {
 		slices.Sort(firsts)
 		b.ReportMetric(ms(measure.Quantile(firsts, 0.5)), "first-probe-p50-ms")
 		b.ReportMetric(ms(measure.Quantile(firsts, 1)), "first-probe-max-ms")
+	}
+	if !hung {
 		b.ReportMetric(float64(cpu)/1e3/float64(ps.Runs), "cpu-us/run")
 		b.ReportMetric(float64(sleeps)/float64(ps.Runs), "thread-sleeps/run")
 		b.ReportMetric(float64(gc.allocBytes)/float64(ps.Runs), "alloc-B/run")
@@ -308,6 +358,10 @@ func benchSteady(b *testing.B, cfg *config, sc string, w workload, impl Impl) {
 		b.ReportMetric(inuse/float64(b.N), "inuse-B/probe")
 	}
 	b.ReportMetric(float64(ps.Runs)/(float64(wall)/1e9), "runs/s")
+	if rt {
+		b.ReportMetric(float64(timeouts)/(float64(wall)/1e9), "timeouts/s")
+		b.ReportMetric(float64(okRuns)/(float64(wall)/1e9), "ok-runs/s")
+	}
 	b.ReportMetric(float64(lost), "lost-transitions")
 	reportObserved(b, lateness, gc, b.N)
 	b.ReportMetric(float64(gcSpan)/float64(b.N), "gc-span-cycles")

@@ -37,6 +37,7 @@ type config struct {
 	warmup     time.Duration
 	impls      []Impl
 	execLat    time.Duration
+	execModel  bool // the exec runner plays a container runtime (execModel); BenchmarkExecRuntime sets it
 	containers int
 	hungPct    int
 	dumpDir    string
@@ -141,6 +142,7 @@ const (
 	scHung    = "Hung"
 	scFlip    = "ReadinessFlip"
 	scMemory  = "Memory"
+	scRuntime = "ExecRuntime"
 )
 
 // Handler names.
@@ -191,6 +193,12 @@ func wlStartup(h string, pods int, periodSec int) workload {
 	return w
 }
 
+// runtimeWorkloads are BenchmarkExecRuntime's in every set but capacity: two
+// exec probes a pod every second against the model runtime's ~47 execs/s
+// (execModel), at 20 execs/s, which it keeps up with, and at 80, which it does
+// not.
+var runtimeWorkloads = []workload{wl(hExec, 10, 1), wl(hExec, 40, 1)}
+
 // workloadSets: which workloads each scenario runs in each mode.
 //
 // Network handlers are capped by probe rate, because every HTTP/TCP/gRPC probe opens a
@@ -206,6 +214,7 @@ var workloadSets = map[string]map[string][]workload{
 		scHung:    {wl(hExec, 110, 1), wl(hHTTP, 110, 1), wl(hTCP, 110, 1), wl(hGRPC, 110, 1)},
 		scFlip:    {wl(hExec, 110, 1), wl(hHTTP, 110, 1), wl(hGRPC, 110, 1)},
 		scMemory:  {wl(hExec, 110, 1)},
+		scRuntime: runtimeWorkloads,
 	},
 	"default": {
 		// Every handler at a common node size (110 pods) and at 1,000 pods (gRPC every 10 s:
@@ -219,6 +228,7 @@ var workloadSets = map[string]map[string][]workload{
 		scHung:    {wl(hExec, 1000, 1)},
 		scFlip:    {wl(hExec, 1000, 1)},
 		scMemory:  {wl(hExec, 10000, 10)},
+		scRuntime: runtimeWorkloads,
 	},
 	"full": {
 		scSteady: {
@@ -241,7 +251,8 @@ var workloadSets = map[string]map[string][]workload{
 			wl(hExec, 110, 1), wl(hExec, 1000, 1), wl(hExec, 10000, 1), wl(hExec, 10000, 10),
 			wl(hHTTP, 1000, 1), wl(hGRPC, 110, 1),
 		},
-		scMemory: {wl(hExec, 10000, 10)},
+		scMemory:  {wl(hExec, 10000, 10)},
+		scRuntime: runtimeWorkloads,
 	},
 	// The capacity sweep (scripts/bench.sh capacity, bench/report capacity): probe rates rising at a 1 s period, two
 	// probes per pod, until every arm misses its timing; HTTP's rates stop where the

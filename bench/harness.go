@@ -286,6 +286,9 @@ func (r *run) startManager() {
 	r.baseInuse = heapInuse()
 	r.baseG = runtime.NumGoroutine()
 	r.runner = &execRunner{tg: r.tg, latency: r.cfg.execLat}
+	if r.cfg.execModel {
+		r.runner.model = newExecModel()
+	}
 	r.t0 = nowNs()
 	r.mgr = r.kubelet.NewManager(r.impl, r.runner, nil)
 }

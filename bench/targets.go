@@ -277,7 +277,10 @@ func podIP(slot, p int) string {
 type execRunner struct {
 	tg      *targets
 	latency time.Duration
-	closed  atomic.Bool
+	// model, if not nil, is the runtime the execs share (execmodel.go), in
+	// place of latency.
+	model  *execModel
+	closed atomic.Bool
 }
 
 // RunInContainer identifies the probe by container ID ("<slot>-<container index>")
@@ -313,7 +316,14 @@ func (e *execRunner) RunInContainer(ctx context.Context, id kubecontainer.Contai
 		}
 		return nil, fmt.Errorf("%w: %q timed out after %s", remote.ErrCommandTimedOut, cmd, timeout)
 	}
-	if e.latency > 0 {
+	if e.model != nil {
+		if err := e.model.exec(ctx, cmd, timeout); err != nil {
+			if errors.Is(err, remote.ErrCommandTimedOut) {
+				tg.answer(i, results.Failure) // the exec prober's result for a timeout
+			}
+			return nil, err
+		}
+	} else if e.latency > 0 {
 		time.Sleep(e.latency)
 	}
 	if fail {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -35,7 +36,8 @@ import (
 // (default "stock,probewheel,probewheel,stock": the same pods, the kubelet
 // swapped in place by $PW_E2E_STORM_SWAP_CMD <node> <stock|probewheel|binary>,
 // so that a drift of the shared machine does not always favour one; an arm
-// may name a binary of its own, PW_E2E_STORM_KUBELETS="<arm>=<path>,..."), it lets the node settle
+// may name a kubelet and environment of its own, PW_E2E_STORM_KUBELETS="<arm>=<kubelet>[+NAME=value...],..."),
+// it lets the node settle
 // (PW_E2E_STORM_SETTLE, 20 s) and watches it for PW_E2E_STORM_WINDOW (90 s):
 //
 //   - the probes: duration (prober_probe_duration_seconds of the healthy
@@ -67,20 +69,29 @@ func TestExecStorm(t *testing.T) {
 	}
 	arms := strings.Split(envOr("PW_E2E_STORM_ARMS", "stock,probewheel,probewheel,stock"), ",")
 	// Which kubelet the swap command is given for an arm: stock, probewheel,
-	// or a binary of PW_E2E_STORM_KUBELETS ("<arm>=<path>,...").
+	// or one of PW_E2E_STORM_KUBELETS ("<arm>=<kubelet>[+NAME=value...],...",
+	// the kubelet stock, probewheel or a binary, each NAME=value set in its
+	// environment and unset for the other arms).
 	kubelets := map[string]string{"stock": "stock", "probewheel": "probewheel"}
+	armEnv := map[string]map[string]string{}
+	envNames := map[string]bool{}
 	if v := os.Getenv("PW_E2E_STORM_KUBELETS"); v != "" {
 		for _, kv := range strings.Split(v, ",") {
-			arm, path, ok := strings.Cut(kv, "=")
-			if !ok || !armName.MatchString(arm) || path == "" {
-				t.Fatalf("PW_E2E_STORM_KUBELETS=%q: want <arm>=<kubelet binary>,...", v)
+			arm, spec, ok := strings.Cut(kv, "=")
+			fields := strings.Split(spec, "+")
+			if !ok || !armName.MatchString(arm) || fields[0] == "" {
+				t.Fatalf("PW_E2E_STORM_KUBELETS=%q: want <arm>=<kubelet>[+NAME=value...],...", v)
 			}
-			kubelets[arm] = path
-		}
-	}
-	for _, a := range arms {
-		if kubelets[a] == "" {
-			t.Fatalf("PW_E2E_STORM_ARMS: arm %q is neither stock, probewheel nor in PW_E2E_STORM_KUBELETS", a)
+			kubelets[arm] = fields[0]
+			armEnv[arm] = map[string]string{}
+			for _, e := range fields[1:] {
+				name, value, ok := strings.Cut(e, "=")
+				if !ok || !envName.MatchString(name) || value == "" {
+					t.Fatalf("PW_E2E_STORM_KUBELETS=%q: %q is not NAME=value", v, e)
+				}
+				armEnv[arm][name] = value
+				envNames[name] = true
+			}
 		}
 	}
 	hung, err := strconv.ParseFloat(envOr("PW_E2E_STORM_HUNG", "0"), 64)
@@ -105,13 +116,25 @@ func TestExecStorm(t *testing.T) {
 		stormPods(t, ns, pods, nHung)
 		for i, arm := range arms {
 			if len(swap) > 0 {
-				cmd := exec.Command(swap[0], append(swap[1:], nodeName, kubelets[arm])...)
+				args := append(slices.Clone(swap[1:]), nodeName, kubelets[arm])
+				for _, name := range slices.Sorted(maps.Keys(envNames)) {
+					args = append(args, "--env="+name+"="+armEnv[arm][name])
+				}
+				cmd := exec.Command(swap[0], args...)
 				if b, err := cmd.CombinedOutput(); err != nil {
 					t.Fatalf("swap to %s: %v\n%s", arm, err, b)
 				}
 			}
-			if got := nodeKubeletVersion(t, nodeName); strings.Contains(got, "probewheel") != (arm != "stock") {
+			if got := nodeKubeletVersion(t, nodeName); strings.Contains(got, "probewheel") != (kubelets[arm] != "stock") {
 				t.Fatalf("arm %s, but the node runs kubelet %s", arm, got)
+			}
+			if len(envNames) > 0 {
+				env := kubeletEnv(t, kubeletPID(t, nodeName))
+				for name := range envNames {
+					if env[name] != armEnv[arm][name] {
+						t.Fatalf("arm %s: the kubelet runs with %s=%q, want %q", arm, name, env[name], armEnv[arm][name])
+					}
+				}
 			}
 			// The settle counts from the restarted kubelet's first runs, not
 			// from its start: a node syncing its pods under a storm takes
@@ -138,6 +161,8 @@ func TestExecStorm(t *testing.T) {
 var (
 	// armName is an arm PW_E2E_STORM_KUBELETS may name (it names the result files).
 	armName = regexp.MustCompile(`^[a-z][a-z0-9]*$`)
+	// envName is a variable an arm sets in the kubelet's environment.
+	envName = regexp.MustCompile(`^[A-Z_][A-Z0-9_]*$`)
 	// stormChecks are the probetarget records of a storm pod's two exec probes.
 	stormChecks = []string{"exec/readiness", "exec/liveness"}
 )
@@ -236,6 +261,12 @@ type stormResult struct {
 	ExecDuration histSummary `json:"execDuration"`
 	ExecMeanMs   stats       `json:"execMeanMs"`
 	HungDuration histSummary `json:"hungDuration"`
+	// LimitWait is how long exec runs waited for a slot of probewheel's exec
+	// limit (prober_exec_limit_wait_seconds: every exec run, hung pods' too),
+	// LimitCuts how often the adaptive limit was cut; zero where the kubelet
+	// has no limit.
+	LimitWait histSummary `json:"limitWait"`
+	LimitCuts float64     `json:"limitCuts"`
 	// HealthyRuns, HealthyFailed, HealthyUnknown: the healthy pods' results
 	// in the window (prober_probe_total). Their commands exit 0: a failure is
 	// a timeout or a runtime error.
@@ -345,6 +376,11 @@ func stormWindow(t *testing.T, ns string, pods, hung int, settle, window time.Du
 	notHealthy := func(l string) bool { return !isHealthy(l) }
 	res.HungDuration = histogramWhere(after, "prober_probe_duration_seconds", notHealthy).
 		since(histogramWhere(before, "prober_probe_duration_seconds", notHealthy))
+	all := func(string) bool { return true }
+	res.LimitWait = histogramWhere(after, "prober_exec_limit_wait_seconds", all).
+		since(histogramWhere(before, "prober_exec_limit_wait_seconds", all))
+	res.LimitCuts = sumWhere(after, "prober_exec_limit_cuts_total", all) -
+		sumWhere(before, "prober_exec_limit_cuts_total", all)
 	count := func(result string) float64 {
 		keep := func(l string) bool { return isHealthy(l) && strings.Contains(l, `result="`+result+`"`) }
 		return sumWhere(after, "prober_probe_total", keep) - sumWhere(before, "prober_probe_total", keep)
@@ -507,4 +543,21 @@ func execPhases(times map[string]map[string][]int64, start, end time.Time, perio
 		s.PairGapP50Ms = float64(gaps[len(gaps)/2]) / float64(time.Millisecond)
 	}
 	return s
+}
+
+// kubeletEnv is the environment the kubelet (pid, as this machine sees it)
+// started with.
+func kubeletEnv(t *testing.T, pid int) map[string]string {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
+	if err != nil {
+		t.Fatalf("the kubelet's environment: %v", err)
+	}
+	env := map[string]string{}
+	for _, kv := range strings.Split(string(b), "\x00") {
+		if name, value, ok := strings.Cut(kv, "="); ok {
+			env[name] = value
+		}
+	}
+	return env
 }

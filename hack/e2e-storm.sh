@@ -8,9 +8,11 @@
 #   PW_E2E_STORM_PODS=20,40,80 PW_E2E_STORM_HUNG=0.1 PW_E2E_STORM_ARMS=stock,probewheel,probewheel,stock \
 #     PW_E2E_STORM_WINDOW=90s STORM_OUT=e2e/results/kind-storm-<UTC time> hack/e2e-storm.sh
 #
-# Writes <pods>-<n>-<arm>.json per window and run.txt (command, code,
-# machine) into STORM_OUT, the test's log to _output/kind-storm-logs/<its
-# name>/test.log (not for git: the command makes it again); then
+# Writes calibration.txt (the idle runtime's execs a second at 1 to 16 in
+# flight; PW_E2E_STORM_CALIBRATE=0 skips it), <pods>-<n>-<arm>.json per
+# window and run.txt (command, code, machine) into STORM_OUT, the test's log
+# to _output/kind-storm-logs/<its name>/test.log (not for git: the command
+# makes it again); then
 # scripts/plot.sh renders summary.md and storm.png. Long (each window: the
 # swap, a 20 s settle, the window; each density: its pods' start), so not
 # part of CI.
@@ -32,7 +34,7 @@ out=$(cd "${out}" && pwd)
 logs=${PW_OUTPUT}/kind-storm-logs/$(basename "${out}")
 mkdir -p "${logs}"
 {
-  echo "command: \`PW_E2E_STORM_PODS=${PW_E2E_STORM_PODS} PW_E2E_STORM_ARMS=${PW_E2E_STORM_ARMS} PW_E2E_STORM_HUNG=${PW_E2E_STORM_HUNG} PW_E2E_STORM_WINDOW=${PW_E2E_STORM_WINDOW}${PW_E2E_STORM_SETTLE:+ PW_E2E_STORM_SETTLE=${PW_E2E_STORM_SETTLE}}${PW_E2E_STORM_KUBELETS:+ PW_E2E_STORM_KUBELETS=${PW_E2E_STORM_KUBELETS}} hack/e2e-storm.sh\`"
+  echo "command: \`PW_E2E_STORM_PODS=${PW_E2E_STORM_PODS} PW_E2E_STORM_ARMS=${PW_E2E_STORM_ARMS} PW_E2E_STORM_HUNG=${PW_E2E_STORM_HUNG} PW_E2E_STORM_WINDOW=${PW_E2E_STORM_WINDOW}${PW_E2E_STORM_CALIBRATE:+ PW_E2E_STORM_CALIBRATE=${PW_E2E_STORM_CALIBRATE}}${PW_E2E_STORM_SETTLE:+ PW_E2E_STORM_SETTLE=${PW_E2E_STORM_SETTLE}}${PW_E2E_STORM_KUBELETS:+ PW_E2E_STORM_KUBELETS=${PW_E2E_STORM_KUBELETS}} hack/e2e-storm.sh\`"
   echo "code: $(pw::run_stamp "${measured[@]}"), $(pw::machine)"
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "logs: _output/kind-storm-logs/$(basename "${out}")/test.log"
@@ -43,10 +45,41 @@ most=$(tr ',' '\n' <<<"${PW_E2E_STORM_PODS}" | sort -n | tail -n 1)
 export KIND_WORKERS=1 KIND_MIXED=0
 export KIND_CHAOS_MAX_PODS=$((most + 20))
 export KIND_KUBELET_CONFIG_HOOK=${PW_ROOT}/hack/kind/chaos-kubelet-config.sh
+# calibrate <node>: the runtime's capacity on the idle node, before the storm
+# and on the same cluster (hack/kind-exec-calibrate.sh: ExecSync of the probes'
+# command at 1 to 16 in flight), so that a run says where its densities stand.
+calibrate() {
+  local node=$1 cid
+  local pod="apiVersion: v1
+kind: Pod
+metadata: {name: storm-calibrate, namespace: default}
+spec:
+  terminationGracePeriodSeconds: 0
+  containers:
+  - {name: target, image: ${PW_PROBETARGET_IMAGE:-localhost/probewheel/probetarget:e2e}, imagePullPolicy: Never, args: [serve]}"
+  # A new cluster's default service account may not exist yet.
+  local i
+  for i in $(seq 30); do
+    pw::kind_kubectl apply -f - >/dev/null <<<"${pod}" && break
+    ((i < 30)) || return 1
+    sleep 2
+  done
+  # Called in an || list, where errexit does not hold: each step says.
+  pw::kind_kubectl wait --for=condition=Ready pod/storm-calibrate --timeout=300s >/dev/null || return 1
+  cid=$(docker exec "${node}" crictl ps -q --name target --label io.kubernetes.pod.name=storm-calibrate) || return 1
+  [[ -n ${cid} ]] || return 1
+  echo "command: hack/kind-exec-calibrate.sh ${node} <storm-calibrate's container>, on the idle node before the storm"
+  "${PW_ROOT}/hack/kind-exec-calibrate.sh" "${node}" "${cid}" || return 1
+  pw::kind_kubectl delete pod storm-calibrate --wait >/dev/null
+}
+
 rc=0
 trap '"${PW_ROOT}/hack/kind-down.sh"; exit 1' INT TERM
 if "${PW_ROOT}/hack/kind-up.sh" | tee -a "${out}/run.txt" && "${PW_ROOT}/hack/kind-load-images.sh"; then
-  node=${KIND_CLUSTER_NAME:-probewheel}-worker
+  node=${PW_KIND_CLUSTER}-worker
+  if [[ ${PW_E2E_STORM_CALIBRATE:-1} == 1 ]]; then
+    calibrate "${node}" >"${out}/calibration.txt" || rc=1
+  fi
   (cd "${PW_ROOT}" && KUBECONFIG=$("${PW_ROOT}/hack/kind-up.sh" --print-kubeconfig) PW_NODE_NAME=${node} \
     PW_KUBELET_PID_CMD=${PW_ROOT}/hack/kind-kubelet-pid.sh \
     PW_E2E_STORM_SWAP_CMD="${PW_ROOT}/hack/kind-swap-kubelet.sh --no-build" PW_E2E_STORM_OUT=${out} \

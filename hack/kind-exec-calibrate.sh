@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Exec latency against execs in flight on a kind node's containerd: c loops, each running
-# `crictl exec --timeout 10 <container> /probetarget check readiness` back to back for 20 s;
+# `crictl exec --sync --timeout 10 <container> /probetarget check readiness` (ExecSync, as an
+# exec probe runs it) back to back for 20 s;
 # prints c, execs done, mean latency, execs a second.
 set -euo pipefail
 node=$1 cid=$2
@@ -10,7 +11,7 @@ for c in 1 2 4 8 16; do
     for i in $(seq "$c"); do
       ( n=0 t=0
         while (( SECONDS < end )); do
-          s=$(date +%s%N); crictl exec --timeout 10 "$cid" /probetarget check readiness >/dev/null 2>&1 || true
+          s=$(date +%s%N); crictl exec --sync --timeout 10 "$cid" /probetarget check readiness >/dev/null 2>&1 || true
           e=$(date +%s%N); t=$((t + (e - s) / 1000000)); n=$((n + 1))
         done
         echo "$n $t" ) &

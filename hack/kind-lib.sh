@@ -235,6 +235,33 @@ pw::kind_node_ready() {
   [[ $(pw::kind_kubectl get node "$1" -o jsonpath='{.status.conditions[?(@.type=="Ready")].status}') == True ]]
 }
 
+# pw::kind_edit_default_kubelet <node> <script> <arg>: runs the bash script in
+# the node on its /etc/default/kubelet (${f}), with arg as $1. kind writes the
+# file without a final newline: the script finds it with one, so that a line
+# it appends stays a line of its own instead of running on into
+# KUBELET_EXTRA_ARGS.
+pw::kind_edit_default_kubelet() {
+  local node=$1 script=$2 arg=$3
+  # shellcheck disable=SC2016 # expanded in the node
+  docker exec "${node}" bash -c '
+    f=/etc/default/kubelet
+    touch "${f}"
+    [[ ! -s ${f} || -z $(tail -c 1 "${f}") ]] || echo >>"${f}"'"${script}" _ "${arg}"
+}
+
+# pw::kind_set_env <node> <NAME=value|NAME=>: a variable of the node's
+# kubelet's environment, a line of /etc/default/kubelet (kind's
+# kubelet.service reads it as an EnvironmentFile) from the next restart on;
+# an empty value drops the line.
+pw::kind_set_env() {
+  local node=$1 kv=$2
+  [[ ${kv} =~ ^[A-Z_][A-Z0-9_]*=[A-Za-z0-9._-]*$ ]] || pw::kind_fail "--env '${kv}': want NAME=value (letters, digits, . _ -) or NAME="
+  # shellcheck disable=SC2016 # expanded in the node
+  pw::kind_edit_default_kubelet "${node}" '
+    sed -i -E "/^${1%%=*}=/d" "${f}"
+    [[ -z ${1#*=} ]] || echo "$1" >>"${f}"' "${kv}"
+}
+
 # pw::kind_set_feature_gates <node> <Name=bool,...|"">: the --feature-gates
 # flag of the node's kubelet, in KUBELET_EXTRA_ARGS of /etc/default/kubelet
 # (kind's kubelet.service reads it; a flag overrides the KubeletConfiguration's
@@ -244,11 +271,9 @@ pw::kind_set_feature_gates() {
   [[ -z ${gates} || ${gates} =~ ^[A-Za-z0-9]+=(true|false)(,[A-Za-z0-9]+=(true|false))*$ ]] ||
     pw::kind_fail "--feature-gates '${gates}': want Name=true|false[,...]"
   # shellcheck disable=SC2016 # expanded in the node
-  docker exec "${node}" bash -c '
-    f=/etc/default/kubelet
-    touch "${f}"
+  pw::kind_edit_default_kubelet "${node}" '
     grep -q "^KUBELET_EXTRA_ARGS=" "${f}" || echo "KUBELET_EXTRA_ARGS=" >>"${f}"
     sed -i -E "s/ ?--feature-gates=[^ ]*//" "${f}"
     [[ -z $1 ]] || sed -i -E "s|^(KUBELET_EXTRA_ARGS=.*)\$|\\1 --feature-gates=$1|" "${f}"
-    grep "^KUBELET_EXTRA_ARGS=" "${f}"' _ "${gates}"
+    grep "^KUBELET_EXTRA_ARGS=" "${f}"' "${gates}"
 }

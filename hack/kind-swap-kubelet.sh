@@ -4,7 +4,7 @@
 # and is Ready. Running pods keep running (kind's kubelet.service has
 # KillMode=process: the containers belong to containerd's shims).
 #
-#   hack/kind-swap-kubelet.sh <node> [probewheel|stock|<path>] [--feature-gates=A=false,...] [--no-build]
+#   hack/kind-swap-kubelet.sh <node> [probewheel|stock|<path>] [--feature-gates=A=false,...] [--env=NAME=value ...] [--no-build]
 #
 #   probewheel (default)  _output/bin/kubelet, rebuilt first if patches/ changed (make kubelet)
 #   stock                 _output/bin/kubelet-stock (make kubelet KUBELET_FLAVOR=stock)
@@ -14,6 +14,9 @@
 #                         overrides the KubeletConfiguration's featureGates);
 #                         --feature-gates= removes it. Without a binary
 #                         argument only the gates change (same binary, restarted).
+#   --env=NAME=value      sets NAME in the kubelet's environment (a line of the
+#                         node's /etc/default/kubelet), e.g. PROBEWHEEL_EXEC_LIMIT=0;
+#                         --env=NAME= removes it. Repeatable.
 #
 # The node's probewheel.io/kubelet label follows the binary (probewheel when its
 # version names the fork). Prints how long the node took to be Ready again.
@@ -22,12 +25,13 @@ shopt -s inherit_errexit
 # shellcheck source=hack/kind-lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/kind-lib.sh"
 
-usage() { pw::die "usage: ${0##*/} <node> [probewheel|stock|<kubelet binary>] [--feature-gates=A=true,...] [--no-build]"; }
-node="" which="" gates="" set_gates=0 build=1
+usage() { pw::die "usage: ${0##*/} <node> [probewheel|stock|<kubelet binary>] [--feature-gates=A=true,...] [--env=NAME=value ...] [--no-build]"; }
+node="" which="" gates="" set_gates=0 build=1 envs=()
 for a in "$@"; do
   case ${a} in
     --feature-gates=*) gates=${a#--feature-gates=} set_gates=1 ;;
     --no-build) build=0 ;;
+    --env=*) envs+=("${a#--env=}") ;;
     -*) usage ;;
     *)
       if [[ -z ${node} ]]; then node=${a}; elif [[ -z ${which} ]]; then which=${a}; else usage; fi
@@ -35,8 +39,8 @@ for a in "$@"; do
   esac
 done
 [[ -n ${node} ]] || usage
-# Only gates given: keep the binary the node runs.
-[[ -z ${which} && ${set_gates} == 1 ]] && which=keep
+# Only gates or variables given: keep the binary the node runs.
+[[ -z ${which} && (${set_gates} == 1 || ${#envs[@]} -gt 0) ]] && which=keep
 which=${which:-probewheel}
 pw::kind_traps
 
@@ -79,6 +83,10 @@ if ((set_gates)); then
   pw::kind_set_feature_gates "${node}" "${gates}" >&2
 fi
 
+for kv in "${envs[@]}"; do
+  pw::kind_step "environment ${kv}"
+  pw::kind_set_env "${node}" "${kv}"
+done
 pw::kind_step "restart the kubelet in ${node}"
 t0=${EPOCHREALTIME}
 docker exec "${node}" systemctl restart kubelet

@@ -3,7 +3,8 @@
 # with one mechanism switched off (bench/ablation/<arm>.patch, applied at build time through
 # go's -overlay, never to the tree), upstream and the AfterFunc arm (docs/design.md's table).
 #
-#   scripts/ablation.sh            every arm, 5 interleaved rounds (~2 h on 2 cores)
+#   scripts/ablation.sh            every arm, 5 interleaved rounds (~2 h on 2 cores; runtime20 and
+#                                  runtime80 below add ~15 min)
 #
 # Every measurement is a process of its own, and within a round every workload runs every arm
 # back to back, in an order that rotates by one each round. The workloads are `make bench`'s
@@ -12,6 +13,10 @@
 #            bound does when more probes hang than it holds
 #   memory   BenchmarkMemory: 10,000 exec pods @10 s with the probe metrics unregistered, the
 #            heap in use per probe without the metric series (inuse-B/probe), fragmentation included
+#   runtime20  BenchmarkExecRuntime: 10 exec pods @1 s, 20 execs/s against a model container runtime
+#            that keeps up with ~47 (bench/execmodel.go): where the exec limit must change nothing
+#   runtime80  the same at 40 pods, 80 execs/s: past the runtime's capacity, the healthy probes' runs
+#            that time out (timeouts/s) and succeed (ok-runs/s), the exec limit's case (arm no-exec-limit)
 #
 # Environment: COUNT (rounds, default 5), ARMS (comma list of bench/ablation arms, default all
 # but those whose patch has an "ablation: hollow-only" line: afterfunc, which is the bench's own
@@ -79,11 +84,16 @@ cd bench # the binaries run in their package's directory, as go test runs them
 workloads=$(PROBEWHEEL_BENCH_LIST=1 "$tmp/base.test" -test.run '^$' -test.bench '^Benchmark(Steady|RestartBurst|Hung|ReadinessFlip)$' -test.benchtime 1x 2>/dev/null | grep '^\^')
 hung50='^BenchmarkHung$/^handler=exec$/^pods=5000$/^period=1s$'
 memory='^BenchmarkMemory$/^handler=exec$/^pods=10000$/^period=10s$'
+runtime20='^BenchmarkExecRuntime$/^handler=exec$/^pods=10$/^period=1s$'
+runtime80='^BenchmarkExecRuntime$/^handler=exec$/^pods=40$/^period=1s$'
 # pattern|environment|name: the scenario's name in raw.txt, where it is not the benchmark's
 jobs=()
 while read -r w; do jobs+=("$w|PROBEWHEEL_BENCH_SET=default|"); done <<<"$workloads"
 jobs+=("$hung50|PROBEWHEEL_BENCH_SET=full PROBEWHEEL_BENCH_HUNG_PERCENT=50 PROBEWHEEL_BENCH_MAX_WINDOW=10s|Hung50")
 jobs+=("$memory|PROBEWHEEL_BENCH_SET=default PROBEWHEEL_BENCH_PROBE_METRICS=0|")
+# Their warm-up and window are BenchmarkExecRuntime's own (10 s each), not the knobs below.
+jobs+=("$runtime20|PROBEWHEEL_BENCH_SET=default|")
+jobs+=("$runtime80|PROBEWHEEL_BENCH_SET=default|")
 cd ..
 
 : >"$OUT/raw.txt"

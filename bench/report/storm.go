@@ -37,6 +37,9 @@ var stormRows = []struct{ label, path, format string }{
 	{"checks whose record was lost with a restart (all windows; not in the intervals)", "checksUnread", "%.0f"},
 	{"readiness flaps of healthy pods (all windows)", "healthyFlaps", "%.0f"},
 	{"restarts of healthy containers (all windows)", "healthyRestarts", "%.0f"},
+	{"exec runs' wait for a slot of the exec limit, mean ms", "limitWait.meanMs", "%.0f"},
+	{"exec runs' wait for a slot, p99 ms (bucket bound)", "limitWait.p99Ms", "%.0f"},
+	{"cuts of the adaptive exec limit (all windows)", "limitCuts", "%.0f"},
 }
 
 var stormFile = regexp.MustCompile(`^(\d+)-(\d+)-([a-z][a-z0-9]*)\.json$`)

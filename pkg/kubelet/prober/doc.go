@@ -69,6 +69,20 @@ limitations under the License.
 //   - An idle probe costs its worker struct; executors park, up to
 //     maxIdleExecutors, and every goroutine exits when the last probe stops.
 //
+// One exception, and only while the container runtime falls behind: the exec
+// limit (exec_limit.go) holds exec runs back in the kubelet, where upstream
+// sends every exec at once and the runtime times them out. It binds nothing
+// until, in a second, exec runs of healthy probes timed out (three, of
+// probes whose previous run had not, while most runs took over three
+// quarters of their timeout), and never below one run in flight per CPU; runs
+// that are slow but meet their timeout are no sign. A run it holds starts
+// late, as on a node whose runtime is that much slower: its wait is measured
+// (prober_exec_limit_wait_seconds), not counted against its timeout, and
+// part of its prober_probe_duration_seconds, as a slower runtime's would be
+// (a retry after an error waits again). A runtime that keeps up, hung probes
+// included, gives no sign, and the oracle's tests run with it at its
+// default. PROBEWHEEL_EXEC_LIMIT=off in the kubelet's environment removes it.
+//
 // In both modes a run does upstream's work, with upstream's results, and less
 // of it: an exec command expanded once per worker, an HTTP request built
 // once per pod IP, metric series kept per worker under upstream's

@@ -39,6 +39,12 @@ func floorTick(d time.Duration) int64 {
 	return t
 }
 
+// tickPhase is how far d is past the start of its tick, in [0, schedulerTick),
+// before the epoch too (where d%schedulerTick is negative).
+func tickPhase(d time.Duration) time.Duration {
+	return d - time.Duration(floorTick(d))*schedulerTick
+}
+
 func ceilTick(d time.Duration) int64 {
 	t := int64(d / schedulerTick)
 	if d%schedulerTick > 0 {
@@ -78,7 +84,7 @@ const tickerPhaseSlack = 100 * time.Microsecond
 // and returns the tick by which the loop will wake by itself.
 func (l *loopSleep) plan(now time.Duration, wake int64) int64 {
 	ahead := wake - floorTick(now)
-	if ahead > 0 && ahead <= denseTicks && (l.ticker != nil || l.woken && now%schedulerTick <= tickerPhaseSlack) {
+	if ahead > 0 && ahead <= denseTicks && (l.ticker != nil || l.woken && tickPhase(now) <= tickerPhaseSlack) {
 		if l.ticker == nil {
 			l.ticker = time.NewTicker(schedulerTick)
 		}

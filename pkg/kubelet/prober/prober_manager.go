@@ -18,6 +18,7 @@ package prober
 
 import (
 	"context"
+	"os"
 	"sync"
 	"time"
 
@@ -146,6 +147,14 @@ func NewManager(
 	// The one place the gate is read: a manager keeps its mode for its lifetime.
 	if utilfeature.DefaultFeatureGate.Enabled(features.ProbeTimerWheel) {
 		m.scheduler = newScheduler(componentBaseMetrics{}, m.start)
+		fixed, err := execLimitFromEnv(os.Getenv)
+		if err != nil {
+			klog.TODO().Error(err, "Ignoring the exec probe limit's setting")
+		}
+		if l := newExecLimit(fixed, componentBaseMetrics{}); l != nil {
+			prober.runner = limitedRunner{CommandRunner: runner, limit: l}
+			m.scheduler.execLimit.Store(l)
+		}
 		m.spread.seed = nodeSeed()
 	}
 	return m

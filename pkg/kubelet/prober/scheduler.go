@@ -60,6 +60,9 @@ type scheduler struct {
 	epoch   time.Time // tick 0 of the wheel
 	metrics schedulerMetrics
 	exec    executors
+	// execLimit is the manager's bound on exec runs (exec_limit.go), here for
+	// the collector, which may read it as NewManager sets it.
+	execLimit atomic.Pointer[execLimit]
 
 	mu      sync.Mutex
 	last    time.Duration // what nowLocked last returned

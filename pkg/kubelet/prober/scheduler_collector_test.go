@@ -25,6 +25,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/component-base/metrics"
 	"k8s.io/component-base/metrics/testutil"
+	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 	"k8s.io/kubernetes/pkg/probe"
 )
 
@@ -57,5 +58,56 @@ func TestSchedulerCollector(t *testing.T) {
 			time.Sleep(2 * time.Second)
 		}
 		h.close()
+	})
+}
+
+// TestSchedulerCollectorExecLimit: the exec limit's gauges are read from the
+// newest scheduler's limit when scraped, and absent without one.
+func TestSchedulerCollectorExecLimit(t *testing.T) {
+	const want = `
+# HELP prober_exec_limit [ALPHA] Exec probe runs that may count against the exec limit at once; 0 while there is no bound (the adaptive limit before a cut, or lifted).
+# TYPE prober_exec_limit gauge
+prober_exec_limit 3
+# HELP prober_exec_limit_counted [ALPHA] Exec probe runs that count against the exec limit: in flight, and within twice their timeout (at most 10 s).
+# TYPE prober_exec_limit_counted gauge
+prober_exec_limit_counted 3
+# HELP prober_exec_limit_waiting [ALPHA] Exec probe runs waiting for a slot of the exec limit.
+# TYPE prober_exec_limit_waiting gauge
+prober_exec_limit_waiting 1
+# HELP prober_exec_runs_in_flight [ALPHA] Exec probe runs whose command the container runtime runs, counted against the limit or not.
+# TYPE prober_exec_runs_in_flight gauge
+prober_exec_runs_in_flight 3
+`
+	names := []string{"prober_exec_limit", "prober_exec_limit_counted", "prober_exec_limit_waiting", "prober_exec_runs_in_flight"}
+	synctest.Test(t, func(t *testing.T) {
+		s := newScheduler(componentBaseMetrics{}, time.Now())
+		reg := metrics.NewKubeRegistry()
+		reg.CustomMustRegister(SchedulerCollector())
+		if err := testutil.GatherAndCompare(reg, strings.NewReader(""), names...); err != nil {
+			t.Errorf("without a limit: %v", err)
+		}
+		l := newExecLimit(3, &execLimitRecorder{})
+		s.execLimit.Store(l)
+		var slots []*execSlot
+		for range 3 {
+			slot, err := l.acquire(t.Context(), time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			slots = append(slots, slot)
+		}
+		go func() {
+			if slot, err := l.acquire(t.Context(), time.Second); err == nil {
+				slot.done(kubecontainer.ContainerID{}, nil, nil)
+			}
+		}()
+		synctest.Wait()
+		if err := testutil.GatherAndCompare(reg, strings.NewReader(want), names...); err != nil {
+			t.Errorf("three runs in flight, one waiting: %v", err)
+		}
+		for _, slot := range slots {
+			slot.done(kubecontainer.ContainerID{}, nil, nil)
+		}
+		synctest.Wait()
 	})
 }

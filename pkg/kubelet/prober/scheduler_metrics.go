@@ -44,6 +44,21 @@ var (
 		Help:           "Probe ticks dropped because the previous run of the same probe was still in flight when more than one fell due.",
 		StabilityLevel: metrics.ALPHA,
 	}, []string{"probe_type"})
+	// ProberExecLimitWait is how long exec runs waited for a slot of the exec limit.
+	ProberExecLimitWait = metrics.NewHistogram(&metrics.HistogramOpts{
+		Subsystem:      "prober",
+		Name:           "exec_limit_wait_seconds",
+		Help:           "Time exec probe runs waited for a slot of the exec limit before their command was sent to the container runtime.",
+		Buckets:        schedulerLatenessBuckets,
+		StabilityLevel: metrics.ALPHA,
+	})
+	// ProberExecLimitCuts counts the cuts of the adaptive exec limit.
+	ProberExecLimitCuts = metrics.NewCounter(&metrics.CounterOpts{
+		Subsystem:      "prober",
+		Name:           "exec_limit_cuts_total",
+		Help:           "Cuts of the adaptive exec limit to three quarters of the exec probe runs counted against it: seconds in which exec runs of healthy probes timed out while most runs took over three quarters of their timeout (for a minute after that, slowness alone), or in which most runs timed out and none returned in time.",
+		StabilityLevel: metrics.ALPHA,
+	})
 )
 
 // SchedulerMetrics returns the scheduler's metrics that are updated as runs
@@ -51,7 +66,7 @@ var (
 // ProberDuration on /metrics/probes; SchedulerCollector
 // (scheduler_collector.go) returns the rest.
 func SchedulerMetrics() []metrics.Registerable {
-	return []metrics.Registerable{ProberStartLateness, ProberSkippedRuns}
+	return []metrics.Registerable{ProberStartLateness, ProberSkippedRuns, ProberExecLimitWait, ProberExecLimitCuts}
 }
 
 // schedulerMetrics is what the scheduler reports as runs happen; tests swap
@@ -73,3 +88,7 @@ func (componentBaseMetrics) started(lateness time.Duration) {
 func (componentBaseMetrics) skipped(t probeType, ticks int64) {
 	ProberSkippedRuns.WithLabelValues(t.String()).Add(float64(ticks))
 }
+
+func (componentBaseMetrics) waited(d time.Duration) { ProberExecLimitWait.Observe(d.Seconds()) }
+
+func (componentBaseMetrics) cut(int) { ProberExecLimitCuts.Inc() }

@@ -9,6 +9,12 @@ KUBE_VERSION ?= $(shell hack/kube-version.sh)
 export KUBE_VERSION
 
 GO       ?= go
+# The main line's Go when its release needs a newer one than the host's (hack/lib.sh's
+# PW_MAIN_TOOLCHAIN says why): go.mod's toolchain line, which set-kube-version.sh writes.
+MAIN_TOOLCHAIN := $(shell sed -n 's/^toolchain \(go[0-9][0-9.]*\)$$/\1/p' go.mod)
+ifneq ($(MAIN_TOOLCHAIN),)
+export GOTOOLCHAIN := $(MAIN_TOOLCHAIN)
+endif
 PKG      := ./pkg/kubelet/prober/...
 # A count, not a duration: Go 1.26's fuzz coordinator can report its own
 # -fuzztime deadline as a failure (go.dev/issue/75804, fixed in Go 1.27).

@@ -25,6 +25,15 @@ PW_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # patches/v1.<minor>/, is generated from the main line's by
 # hack/update-minors.sh). `make` exports KUBE_VERSION; unset, it is the main line.
 PW_MAIN_VERSION=$("${PW_ROOT}/hack/kube-version.sh")
+# The Go the main line builds with. A machine runs its own Go (GOTOOLCHAIN=local)
+# and ignores go.mod's toolchain line, so when hack/set-kube-version.sh wrote one (the
+# release needs a newer Go than the host's: 1.38 needs Go 1.27), every script takes it
+# from here, and the Makefile exports the same; the go command fetches it through the
+# module proxy once per machine.
+PW_MAIN_TOOLCHAIN=$(sed -n 's/^toolchain \(go[0-9][0-9.]*\)$/\1/p' "${PW_ROOT}/go.mod")
+if [[ -n ${PW_MAIN_TOOLCHAIN} ]]; then
+  export GOTOOLCHAIN=${PW_MAIN_TOOLCHAIN}
+fi
 PW_MINORS_DIR=${PW_ROOT}/series/minors
 # pw::minor_of v1.36.3 -> v1.36
 pw::minor_of() {
@@ -217,7 +226,8 @@ pw::tree_go() {
     [[ -f .go-version ]] || pw::die "${PWD} has no .go-version to take the release's Go from"
     GOTOOLCHAIN=go$(<.go-version) go "$@"
   else
-    go "$@"
+    # The host's Go, not the main line's (PW_MAIN_TOOLCHAIN), as before the main line needed one.
+    GOTOOLCHAIN=local go "$@"
   fi
 }
 # pw::go_too_old <go.mod>: true when its go line names a newer Go than the host's.

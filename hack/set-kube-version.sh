@@ -26,9 +26,8 @@ old=${KUBE_VERSION}
 staging=v0.${new#v1.}
 
 # The staging modules of the new release, from its own go.mod.
-gomod_json=$(cd / && GOFLAGS=-mod=mod go mod download -json "${PW_UPSTREAM_MODULE}@${new}") ||
-  pw::die "k8s.io/kubernetes@${new} is not available from the module proxy: ${gomod_json}"
-new_gomod=$(sed -n 's/^[[:space:]]*"GoMod": "\(.*\)",\{0,1\}$/\1/p' <<<"${gomod_json}")
+new_dir=$(pw::module_dir "${new}")
+new_gomod=${new_dir}/go.mod
 mapfile -t modules < <(sed -n 's#^[[:space:]]*\(k8s\.io/[^[:space:]]*\)[[:space:]]*=>[[:space:]]*\./staging/.*#\1#p' "${new_gomod}" | LC_ALL=C sort -u)
 ((${#modules[@]} > 0)) || pw::die "no staging replaces found in ${new_gomod}"
 declare -A is_staging=()
@@ -55,6 +54,17 @@ done < <(awk '/^require \($/ {in_req = 1; next} in_req && /^\)/ {in_req = 0}
   in_req && $1 ~ /^k8s\.io\// {print $1, $2}
   $1 == "require" && $2 ~ /^k8s\.io\// {print $2, $3}' go.mod)
 
+# A release that needs a newer Go than the host's (1.38: go 1.27.0) builds with the Go
+# upstream releases it with (its .go-version), named in go.mod's toolchain line, which
+# hack/lib.sh and the Makefile export as GOTOOLCHAIN; one that does not drops the line.
+if pw::go_too_old "${new_gomod}"; then
+  [[ -f ${new_dir}/.go-version ]] || pw::die "k8s.io/kubernetes@${new} needs a newer Go than the host's and has no .go-version"
+  export GOTOOLCHAIN=go$(<"${new_dir}/.go-version")
+  edits+=("-toolchain=${GOTOOLCHAIN}")
+else
+  export GOTOOLCHAIN=local
+  edits+=("-toolchain=none")
+fi
 go mod edit "${edits[@]}"
 go mod tidy
 got=$("${PW_ROOT}/hack/kube-version.sh")
@@ -62,7 +72,7 @@ got=$("${PW_ROOT}/hack/kube-version.sh")
 pw::ensure_pristine "${new}" >/dev/null
 
 cat <<EOF
-go.mod moved from k8s.io/kubernetes ${old} to ${new} (staging modules ${staging}).
+go.mod moved from k8s.io/kubernetes ${old} to ${new} (staging modules ${staging}, Go: ${GOTOOLCHAIN}).
 Next:
   hack/rebase-patches.sh ${old}   # git am -3 patches/ onto pristine ${new}, copy the result into pkg/
   make patches verify-patches test kubelet upstream-test

@@ -7,7 +7,7 @@
 #   hack/move-release.sh v1.36.4   an older minor: series/minors/v1.36/release, then
 #                                  hack/update-minors.sh v1.36
 #   hack/move-release.sh v1.38.0-rc.0  the next minor's series to its newer pre-release, the same way
-#                                  (v1.38.0 too: the main line stays; docs/fork.md says how it moves)
+#                                  (v1.38.0 too: the main line stays; hack/move-main-line.sh moves it)
 #
 # A conflict stops it with where to resolve it and what to run next. Then:
 # make test, make kubelet KUBE_VERSION=<release>, make minors (docs/fork.md).
@@ -48,7 +48,7 @@ elif [[ -f ${PW_MINORS_DIR}/${minor}/release ]]; then
   fi
   echo "patches/${minor} moved from ${old} to ${new}"
   if [[ $(printf '%s\n%s\n' "${minor}" "${main_minor}" | sort -V | tail -n1) == "${minor}" ]]; then
-    echo "the main line stays on ${PW_MAIN_VERSION}: moving it to ${minor} takes the steps of docs/fork.md's \"The main line to a new minor\""
+    echo "the main line stays on ${PW_MAIN_VERSION}: commit this, then hack/move-main-line.sh ${new} moves it (docs/fork.md)"
   fi
 else
   pw::die "${minor} is not a supported minor (main line ${main_minor}, older: $(ls "${PW_MINORS_DIR}" 2>/dev/null | tr '\n' ' ')); docs/fork.md says how to add one"

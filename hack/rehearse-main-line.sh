@@ -12,6 +12,11 @@
 # kept its patch set. Run it again on each new pre-release (docs/fork.md).
 set -euo pipefail
 shopt -s inherit_errexit
+case ${1:-} in
+  -h | --help) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0" && exit 0 ;;
+  "" | v1.*) ;;
+  *) echo "usage: $0 [v1.Y.Z-rc.N]" >&2 && exit 2 ;;
+esac
 unset KUBE_VERSION
 # shellcheck source=hack/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"

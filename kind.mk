@@ -87,7 +87,7 @@ kind-e2e-suite: kind-images
 	  PW_NODE_NAME=$${KIND_E2E_NODE:-$${KIND_CLUSTER_NAME:-probewheel}-worker} \
 	  PW_KUBELET_RESTART_CMD=$(CURDIR)/hack/kind-restart-kubelet.sh \
 	  PW_KUBELET_PID_CMD=$(CURDIR)/hack/kind-kubelet-pid.sh \
-	  PW_PROMETHEUS_DIR=$$prom PW_STOCK_KUBELET=$(CURDIR)/_output/bin/kubelet-stock \
+	  PW_PROMETHEUS_DIR=$$prom PW_STOCK_KUBELET=$$(bash -c 'source hack/lib.sh && echo "$$PW_BIN/kubelet-stock"') \
 	  $(GO) test -tags e2e $(E2E_FLAGS) -run '$(KIND_E2E_RUN)' ./e2e/ || rc=$$?; \
 	else rc=1; fi; \
 	hack/kind-down.sh || rc=1; \

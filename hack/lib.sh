@@ -490,6 +490,24 @@ pw::patch_subject() { git mailinfo /dev/null /dev/null <"$1" | sed -n 's/^Subjec
 # pw::machine: this machine as a recorded result names it, "<CPU model>, <n> cores".
 pw::machine() { echo "$(sed -n '/^model name[[:space:]]*: /{s///p;q}' /proc/cpuinfo), $(nproc) cores"; }
 
+# pw::patch_name <patch file>: its name without the NNNN- number and .patch (a
+# fixup's name: series/minors/v1.Y/fixups/<name>.patch).
+pw::patch_name() {
+  local n=${1##*/}
+  n=${n#[0-9][0-9][0-9][0-9]-}
+  echo "${n%.patch}"
+}
+# pw::scratch_repo <dir> <commit> [objects dir...]: a fresh repository at <dir>
+# checked out at <commit>, borrowing the pristine objects (and those given).
+pw::scratch_repo() {
+  local dir=$1 commit=$2
+  shift 2
+  rm -rf "${dir}"
+  mkdir -p "${dir}"
+  git init -q "${dir}"
+  printf '%s\n' "${PW_PRISTINE_GIT}/objects" "$@" >"${dir}/.git/objects/info/alternates"
+  git -C "${dir}" checkout -q --detach "${commit}"
+}
 # pw::patch_files prints patches/*.patch (or those of dir $1) in apply order.
 pw::patch_files() {
   local dir=${1:-${PW_PATCHES_DIR}}

@@ -96,11 +96,8 @@ solve() {
   release=$(head -n1 "${PW_MINORS_DIR}/${m}/release")
   base=$(pw::ensure_pristine "${release}")
   want_repo=${PW_OUTPUT}/move-main-line/want-${release}
-  rm -rf "${want_repo}"
-  mkdir -p "${want_repo}" "${saved}/headers/${m}"
-  git init -q "${want_repo}"
-  echo "${PW_PRISTINE_GIT}/objects" >"${want_repo}/.git/objects/info/alternates"
-  git -C "${want_repo}" checkout -q --detach "${base}"
+  mkdir -p "${saved}/headers/${m}"
+  pw::scratch_repo "${want_repo}" "${base}"
   mapfile -t wpatches < <(pw::patch_files "${saved}/${m}")
   git -C "${want_repo}" -c user.name="${PW_PATCH_AUTHOR_NAME}" -c user.email="${PW_PATCH_AUTHOR_EMAIL}" \
     am -q --committer-date-is-author-date "${wpatches[@]}"
@@ -131,9 +128,7 @@ solve() {
     done
     [[ -n ${first} ]] || break
     ((first >= np)) || pw::die "${m}: pick $((first + 1)) gives another tree than before; see ${repo}"
-    name=${main_patches[first - np]##*/}
-    name=${name#[0-9][0-9][0-9][0-9]-}
-    name=${name%.patch}
+    name=$(pw::patch_name "${main_patches[first - np]}")
     fixup=${PW_MINORS_DIR}/${m}/fixups/${name}.patch
     # Each round fixes the first differing commit, so one whose fixup still differs is a bug here.
     [[ ! -f ${fixup} ]] || pw::die "${m}: commit $((first + 1)) (${name}) differs from before even with its fixup; see ${repo}"

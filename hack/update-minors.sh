@@ -52,38 +52,19 @@ main_minor=$(pw::minor_of "${PW_MAIN_VERSION}")
 main_dir=${PW_PATCHES_ROOT}/${main_minor}
 mapfile -t main_patches < <(pw::patch_files "${main_dir}")
 ((${#main_patches[@]} > 0)) || pw::die "${main_dir#"${PW_ROOT}/"} has no patches: run hack/update-patches.sh first"
-# scratch_repo <dir> <commit> [objects dir...]: a fresh repository at <dir>
-# checked out at <commit>, borrowing the pristine objects (and those given).
-scratch_repo() {
-  local dir=$1 commit=$2
-  shift 2
-  rm -rf "${dir}"
-  mkdir -p "${dir}"
-  git init -q "${dir}"
-  printf '%s\n' "${PW_PRISTINE_GIT}/objects" "$@" >"${dir}/.git/objects/info/alternates"
-  git -C "${dir}" checkout -q --detach "${commit}"
-}
-
 # The main line applied to its own release: the blobs that its patches' index
 # lines name, which the three-way merges below need.
 main_repo=${PW_OUTPUT}/minors/main-${PW_MAIN_VERSION}
-scratch_repo "${main_repo}" "$(pw::ensure_pristine "${PW_MAIN_VERSION}")"
+pw::scratch_repo "${main_repo}" "$(pw::ensure_pristine "${PW_MAIN_VERSION}")"
 git -C "${main_repo}" am -q --committer-date-is-author-date "${main_patches[@]}" >"${main_repo}.log" 2>&1 || {
   cat "${main_repo}.log" >&2
   pw::die "${main_dir#"${PW_ROOT}/"} does not apply to pristine ${PW_MAIN_VERSION}: run make verify-patches"
 }
 
-# name_of <patch file>: its name without the NNNN- number and .patch.
-name_of() {
-  local n=${1##*/}
-  n=${n#[0-9][0-9][0-9][0-9]-}
-  echo "${n%.patch}"
-}
-
 # The main line's commit names, which every fixup must be one of.
 declare -A main_names=()
 for p in "${main_patches[@]}"; do
-  main_names[$(name_of "${p}")]=1
+  main_names[$(pw::patch_name "${p}")]=1
 done
 
 # about <fixup or pick>: its first paragraph (a fixup's header; a pick's subject).
@@ -129,7 +110,7 @@ generate() {
   done
 
   repo=${PW_OUTPUT}/minors/${minor}
-  scratch_repo "${repo}" "${base}" "${main_repo}/.git/objects"
+  pw::scratch_repo "${repo}" "${base}" "${main_repo}/.git/objects"
 
   local -a picks=()
   mapfile -t picks < <(pw::patch_files "${mdir}/picks")
@@ -140,7 +121,7 @@ generate() {
     }
   fi
   for p in "${main_patches[@]}"; do
-    name=$(name_of "${p}")
+    name=$(pw::patch_name "${p}")
     if ! git -C "${repo}" am -q -3 --committer-date-is-author-date "${p}" >"${repo}.log" 2>&1; then
       take_main_side "${repo}"
       git -C "${repo}" am -q --continue >>"${repo}.log" 2>&1 || {
@@ -192,7 +173,7 @@ generate() {
     local any= i=${#picks[@]}
     for p in "${main_patches[@]}"; do
       i=$((i + 1))
-      name=$(name_of "${p}")
+      name=$(pw::patch_name "${p}")
       fixup=${mdir}/fixups/${name}.patch
       if [[ -f ${fixup} ]]; then
         any=1

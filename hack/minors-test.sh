@@ -98,7 +98,8 @@ for r in "${releases[@]}"; do
     # Upstream's Go for the release (pw::tree_go), for the kubelet and the suites; the
     # kind step builds its images with the host's.
     export PW_RELEASE_GO=1
-    gov=$(<"$(go env GOMODCACHE)/k8s.io/kubernetes@${r}/.go-version")
+    # pw::module_dir downloads the release first on a machine that has not seen it.
+    gov=$(<"$(pw::module_dir "${r}")/.go-version")
     lines+=("go: go${gov} (${r}'s .go-version) for the kubelet and the suites${kind:+; $(go version | cut -d' ' -f3) (the host's) for kind's images}")
     sub=$(KUBE_VERSION=${r} bash -c 'source "$1"; pw::substitutes_line' _ "${PW_ROOT}/hack/lib.sh")
     [[ -z ${sub} ]] || lines+=("${sub}")

@@ -6,6 +6,7 @@ the exec probes' nominal rate, what each arm cost the runtime and what the
 probes saw: one point per window, the line through the arm's medians.
 """
 
+import itertools
 import json
 import os
 import re
@@ -17,7 +18,14 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-STYLE = {"stock": dict(color="tab:red", marker="o"), "probewheel": dict(color="tab:blue", marker="s")}
+# An arm named here keeps its colour from run to run; any other arm takes the next of
+# EXTRA, never matplotlib's cycle, whose first colour is probewheel's blue.
+STYLE = {
+    "stock": dict(color="tab:red", marker="o"),
+    "probewheel": dict(color="tab:blue", marker="s"),
+    "unbounded": dict(color="tab:green", marker="^"),
+}
+EXTRA = ("tab:purple", "tab:orange", "tab:brown", "tab:olive")
 PANELS = (
     ("runtime CPU, cores (mean)", lambda r: r["runtimeCPU"]["mean"]),
     ("runtime CPU, cores (peak of {peak} s means)", lambda r: r["runtimeCPU"]["max"]),
@@ -47,9 +55,11 @@ def first_window(arms):
 
 def plot(arms, path):
     fig, axes = plt.subplots(2, 3, figsize=(15, 8))
+    extra = itertools.cycle(EXTRA)
+    styles = {arm: STYLE.get(arm) or dict(color=next(extra), marker="v") for arm in arms}
     for (title, get), ax in zip(PANELS, axes.flat):
         for arm, by_rate in arms.items():
-            style = STYLE.get(arm, dict(marker="^"))
+            style = styles[arm]
             rates = sorted(by_rate)
             for rate in rates:
                 ax.scatter([rate] * len(by_rate[rate]), [get(r) for r in by_rate[rate]], s=12, alpha=0.5, color=style.get("color"))

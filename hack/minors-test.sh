@@ -25,7 +25,8 @@
 #               cluster brought up and down (kind-up checks every node's kubelet
 #               version and prober_scheduler_* on the patched ones only)
 #   --record    write what was checked, with the series' sha256, to
-#               e2e/results/releases/<release>.txt, which the README's table
+#               e2e/results/releases/<release>.txt (ending with the seconds it
+#               took), which the README's table
 #               of supported releases is generated from (hack/releases-table.sh);
 #               refused on a tree with uncommitted changes to what it checks
 #               (pw::require_committed). A record builds and tests each release
@@ -153,6 +154,8 @@ for r in "${releases[@]}"; do
       echo "recorded: $(date -u +%Y-%m-%d), commit $(git -C "${PW_ROOT}" rev-parse --short HEAD)$(pw::dirty_suffix pkg series patches hack e2e bench), $(pw::machine)"
       echo "command: hack/minors-test.sh$([[ ${test_flags} == -race ]] || echo " --no-race")${upstream:+ --upstream}${series:+ --series}${kind:+ --kind} --record ${r}"
       printf '%s\n' "${lines[@]}"
+      # How long a record takes decides where it can run (CI has a limit, a stop has hours).
+      echo "took: $((SECONDS - start)) s"
     } >"${PW_ROOT}/e2e/results/releases/${r}.txt"
   fi
 done

@@ -26,8 +26,8 @@
 #               version and prober_scheduler_* on the patched ones only)
 #   --record    write what was checked, with the series' sha256, to
 #               e2e/results/releases/<release>.txt (ending with the seconds it
-#               took), which the README's table
-#               of supported releases is generated from (hack/releases-table.sh);
+#               took), which the README's table of supported releases is
+#               generated from (hack/releases-table.sh);
 #               refused on a tree with uncommitted changes to what it checks
 #               (pw::require_committed). A record builds and tests each release
 #               with the Go upstream builds it with (its .go-version, through
@@ -144,7 +144,8 @@ for r in "${releases[@]}"; do
     ((rc == 0)) || pw::die "${r}: the mixed kind cluster did not come up (${out})"
     lines+=("kind, mixed cluster: $(nodes_of "${out}")")
   fi
-  summary+=("${r} ($((SECONDS - start)) s):" "${lines[@]/#/  }")
+  took=$((SECONDS - start))
+  summary+=("${r} (${took} s):" "${lines[@]/#/  }")
   unset PW_RELEASE_GO
   if [[ -n ${record} ]]; then
     mkdir -p "${PW_ROOT}/e2e/results/releases"
@@ -155,7 +156,7 @@ for r in "${releases[@]}"; do
       echo "command: hack/minors-test.sh$([[ ${test_flags} == -race ]] || echo " --no-race")${upstream:+ --upstream}${series:+ --series}${kind:+ --kind} --record ${r}"
       printf '%s\n' "${lines[@]}"
       # How long a record takes decides where it can run (CI has a limit, a stop has hours).
-      echo "took: $((SECONDS - start)) s"
+      echo "took: ${took} s"
     } >"${PW_ROOT}/e2e/results/releases/${r}.txt"
   fi
 done

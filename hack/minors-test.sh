@@ -155,7 +155,7 @@ for r in "${releases[@]}"; do
       echo "recorded: $(date -u +%Y-%m-%d), commit $(git -C "${PW_ROOT}" rev-parse --short HEAD)$(pw::dirty_suffix pkg series patches hack e2e bench), $(pw::machine)"
       echo "command: hack/minors-test.sh$([[ ${test_flags} == -race ]] || echo " --no-race")${upstream:+ --upstream}${series:+ --series}${kind:+ --kind} --record ${r}"
       printf '%s\n' "${lines[@]}"
-      # How long a record takes decides where it can run (CI has a limit, a stop has hours).
+      # Whether a record fits in CI (50 minutes) or runs apart, as one with kind (over an hour) does.
       echo "took: ${took} s"
     } >"${PW_ROOT}/e2e/results/releases/${r}.txt"
   fi

@@ -124,8 +124,9 @@ patch-set:
 
 ## verify-docs: every make target, script and relative link README.md, docs/*.md, e2e/README.md and
 ## CHANGELOG.md show exists;
-## runs the cheap ones (make -n, --help); the README's table of releases and CI's time match their
-## records (e2e/results/releases, e2e/results/ci-*.md); the pages' figures are in the runs they
+## runs the cheap ones (make -n, --help); the README's table of releases and CI's time, and
+## docs/clusters.md's CI step times, match their records (e2e/results/releases,
+## e2e/results/ci-*.md; hack/ci-record_test.sh tests that check); the pages' figures are in the runs they
 ## cite (verify-figures); the scheduler's constants, where README.md and docs/ state them between
 ## const markers, are the code's (TestDocumentedConstants, built as unit builds the package, so
 ## that in make test it reuses unit's compiled packages); the README's own-tree commands give a
@@ -136,6 +137,7 @@ verify-docs: verify-figures verify-own-tree
 	hack/verify-docs.sh
 	$(GO) test -race -count=1 -run '^TestDocumentedConstants$$' ./pkg/kubelet/prober/
 	hack/releases-table.sh --check
+	hack/ci-record_test.sh
 	hack/ci-record.sh --check
 
 verify-own-tree:

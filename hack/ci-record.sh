@@ -11,18 +11,31 @@
 #       e2e/results/ci-<UTC date>.md from <dir>/ci.log, <dir>/start, <dir>/end and
 #       <dir>/rc: commit, series, machine, exit status, total and each step's time
 #   hack/ci-record.sh --check
-#       fail unless README.md and docs/clusters.md state the newest record's total
-#       and commit (make verify-docs, part of make test)
+#       fail unless README.md and docs/clusters.md cite the newest record and state
+#       its total, docs/clusters.md its commit and, in the table after the citation,
+#       each step's time in the record's order (make verify-docs, part of make test;
+#       hack/ci-record_test.sh tests it)
 set -euo pipefail
 shopt -s inherit_errexit
 # shellcheck source=hack/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-results=${PW_ROOT}/e2e/results
+# PW_CI_RESULTS and PW_CI_PAGES let hack/ci-record_test.sh check its own records and pages.
+results=${PW_CI_RESULTS:-${PW_ROOT}/e2e/results}
+pages=${PW_CI_PAGES:-${PW_ROOT}}
 # mmss <seconds>: "N min N s".
 mmss() { printf '%d min %d s' $(($1 / 60)) $(($1 % 60)); }
 # total_line <record>: its "total: ..." value.
 total_line() { sed -n '/^total: /{s///p;q}' "$1"; }
+# step_times <file> [<after>]: the last column of the first Markdown table in <file>
+# (the first after the first line containing <after>, if given), one row a line,
+# without the header and its rule.
+step_times() {
+  awk -v after="${2:-}" '
+    !go { if (after == "" || index($0, after)) go = 1; if (after != "") next }
+    /^\|/ { n++; if (n > 2) { c = split($0, f, "|"); t = f[c - 1]; gsub(/^ +| +$/, "", t); print t }; next }
+    n { exit }' "$1"
+}
 
 # Where each step of `make ci` starts, as printed by make (the recipe lines it
 # echoes) in the order make ci runs them; a step that did not run is left out.
@@ -112,17 +125,30 @@ case ${1:-} in
     total=${total% (*}
     bad=0
     for page in README.md docs/clusters.md; do
-      if [[ $(tr '\n' ' ' <"${PW_ROOT}/${page}") != *"${total}"* ]]; then
-        echo "${page}: does not state CI's time from ${rec#"${PW_ROOT}/"} (${total})" >&2
+      if [[ $(tr '\n' ' ' <"${pages}/${page}") != *"${total}"* ]]; then
+        echo "${page}: does not state CI's time from ${rec##*/} (${total})" >&2
         bad=1
       fi
-      if ! grep -qF "${rec##*/}" "${PW_ROOT}/${page}"; then
-        echo "${page}: does not cite ${rec#"${PW_ROOT}/"}" >&2
+      if ! grep -qF "${rec##*/}" "${pages}/${page}"; then
+        echo "${page}: does not cite ${rec##*/}" >&2
         bad=1
       fi
     done
-    ((bad == 0)) || pw::die "state the newest CI record's figures (${total}, commit ${commit})"
-    echo "ci-record: README.md and docs/clusters.md state ${rec#"${PW_ROOT}/"} (${total}, commit ${commit})"
+    if ! grep -qw "commit ${commit}" "${pages}/docs/clusters.md"; then
+      echo "docs/clusters.md: does not name the record's commit (commit ${commit})" >&2
+      bad=1
+    fi
+    # The page names the steps in its own words; their times, in order, are the record's.
+    want=$(step_times "${rec}") got=$(step_times "${pages}/docs/clusters.md" "${rec##*/}")
+    if [[ ${got} != "${want}" ]]; then
+      echo "docs/clusters.md: the step table after the citation gives times" >&2
+      sed 's/^/  /' <<<"${got:-(none)}" >&2
+      echo "where ${rec##*/} gives" >&2
+      sed 's/^/  /' <<<"${want}" >&2
+      bad=1
+    fi
+    ((bad == 0)) || pw::die "state the newest CI record's figures (${total}, commit ${commit}, each step's time)"
+    echo "ci-record: README.md and docs/clusters.md state ${rec##*/} (${total}, commit ${commit}, $(wc -l <<<"${want}") steps)"
     ;;
   -h | --help) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0" ;;
   *) pw::die "usage: hack/ci-record.sh --run <dir> | --write <dir> | --check (see --help)" ;;

@@ -12,7 +12,8 @@ trap 'rm -rf "${work}"' EXIT
 legacy='v1.37.2-probewheel.1 -'
 good='v1.37.2-probewheel.2 9480d2da9731'
 record=$'release: v1.37.2\nseries: patches/v1.37, 10 patches, sha256 9480d2da9731\nkubelet: Kubernetes v1.37.2-probewheel.2'
-failed=0
+# shellcheck source=hack/table-test-lib.sh
+source "${here}/table-test-lib.sh"
 # case <name> <want: pass|fail> <series/versions> <record> <CHANGELOG heading>
 case_() {
   local name=$1 want=$2 dir=${work}/$1 got=pass
@@ -22,13 +23,7 @@ case_() {
   printf '# Changelog\n\n%s\n\ntext naming v1.37.2-probewheel.9 outside a heading\n' "$5" >"${dir}/CHANGELOG.md"
   PW_VERSIONS=${dir}/versions PW_RECORDS=${dir}/releases PW_CHANGELOG=${dir}/CHANGELOG.md \
     "${here}/versions.sh" --check >"${dir}/out" 2>&1 || got=fail
-  if [[ ${got} == "${want}" ]]; then
-    echo "ok   ${name} (${got})"
-  else
-    echo "FAIL ${name}: the check said ${got}, want ${want}:"
-    sed 's/^/     /' "${dir}/out"
-    failed=1
-  fi
+  judge "${name}" "${want}" "${got}" "${dir}/out"
 }
 case_ agree pass "${legacy}"$'\n'"${good}" "${record}" "## v1.37.2-probewheel.2 (patch set 9480d2da9731), v1.37.2-probewheel.1 (before)"
 case_ version-twice fail "${good}"$'\n''v1.37.2-probewheel.2 0123456789ab' "${record}" "## Unreleased"

@@ -134,7 +134,7 @@ case ${1:-} in
         bad=1
       fi
     done
-    if ! grep -qw "commit ${commit}" "${pages}/docs/clusters.md"; then
+    if [[ " $(tr '\n' ' ' <"${pages}/docs/clusters.md") " != *[^[:alnum:]]"commit ${commit}"[^[:alnum:]]* ]]; then
       echo "docs/clusters.md: does not name the record's commit (commit ${commit})" >&2
       bad=1
     fi

@@ -27,6 +27,8 @@ case_() {
 case_ agree pass "${record}" "${readme}" "${clusters}"
 case_ readme-other-total fail "${record}" "${readme/21 min 5 s/20 min 5 s}" "${clusters}"
 case_ readme-older-record fail "${record}" "${readme/20261130/20261127}" "${clusters}"
+case_ clusters-commit-wrapped pass "${record}" "${readme}" "${clusters/commit 5fc1ec2/commit$'\n'5fc1ec2}"
+case_ clusters-longer-commit fail "${record}" "${readme}" "${clusters/commit 5fc1ec2/commit 5fc1ec2f}"
 case_ clusters-other-commit fail "${record}" "${readme}" "${clusters/commit 5fc1ec2/commit 5fc1ec3}"
 case_ clusters-no-citation fail "${record}" "${readme}" "${clusters//ci-20261130/ci-20261129}"
 case_ row-other-time fail "${record}" "${readme}" "${clusters/7 min 39 s/7 min 38 s}"

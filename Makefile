@@ -43,11 +43,13 @@ vet:
 
 # The package's tests, the timing cases side by side with upstream's package and the
 # benchmark harness's own tests; then the package again with the ProbeTimerWheel gate off by
-# default (upstream's per-probe loop).
+# default (upstream's per-probe loop); then the oracle with the exec limit binding, which skips
+# itself under -race (bench/parity's skipUnderRace says why).
 GATE_OFF := -ldflags=-X=$(shell awk '$$1 == "module" {print $$2; exit}' go.mod)/pkg/features.probeTimerWheelDefault=false
 unit:
 	$(GO) test -race -count=1 $(PKG) ./bench/parity/ ./bench/ ./bench/measure/ ./bench/target/ ./bench/resultsindex/ ./bench/report/ ./e2e/probetarget/ ./hack/tools/upstreamreleases/
 	$(GO) test -race -count=1 $(GATE_OFF) $(PKG)
+	$(GO) test -count=1 -run '^TestOracleLimit(Catches)?$$' ./bench/parity/
 
 ## fuzz: FuzzWheel on FUZZTIME new inputs. Not in make test: -fuzz instruments every package the
 ## test binary links, the kubelet's dependencies included, a 5-minute compile on a cold cache

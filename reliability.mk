@@ -70,14 +70,21 @@ slow-kubelet-sim:
 FUZZ_DIFF_CMD = $(GO) test -run '^$$' -fuzz '^FuzzDifferential$$' -fuzztime $(FUZZTIME_DIFF) ./bench/parity/
 ## oracle-diff: probewheel against its contract, the oracle (bench/oracle: upstream's prober with
 ## every run on the next tick), exactly, over ORACLE_SWEEP of the differential sweep's sequences
-## (~3 min for 20,000 on 2 cores); every difference fails it. Writes oracle-diff.txt to RELIABILITY_OUT
+## (~3 min for 20,000 on 2 cores), then ORACLE_LIMIT_SWEEP sequences with the exec limit binding;
+## every difference fails it. Writes oracle-diff.txt to RELIABILITY_OUT
 ORACLE_SWEEP ?= 60000
+# ...then ORACLE_LIMIT_SWEEP overload sequences with the exec limit binding, each wait replayed
+# into the oracle's runner (bench/parity/oracle_limit_test.go; ~7 min for 2,000 on 2 cores)
+ORACLE_LIMIT_SWEEP ?= 2000
 .PHONY: oracle-diff
 oracle-diff:
 	$(reliability_note)
-	@echo "command: make oracle-diff (ORACLE_SWEEP $(ORACLE_SWEEP)), $$(bash -c 'source hack/lib.sh && pw::run_stamp pkg'), started $$(date -u +%FT%TZ)" > $(RELIABILITY_OUT)/oracle-diff.txt
+	@echo "command: make oracle-diff (ORACLE_SWEEP $(ORACLE_SWEEP), ORACLE_LIMIT_SWEEP $(ORACLE_LIMIT_SWEEP)), $$(bash -c 'source hack/lib.sh && pw::run_stamp pkg'), started $$(date -u +%FT%TZ)" > $(RELIABILITY_OUT)/oracle-diff.txt
 	set -o pipefail; PROBEWHEEL_ORACLE_SWEEP=$(ORACLE_SWEEP) \
 	  $(GO) test -count=1 -timeout 0 -v -run '^TestOracleSweep$$' ./bench/parity/ | grep -v -e '^=== ' -e 'make a ref' \
+	  | tee -a $(RELIABILITY_OUT)/oracle-diff.txt
+	set -o pipefail; PROBEWHEEL_ORACLE_LIMIT_SWEEP=$(ORACLE_LIMIT_SWEEP) \
+	  $(GO) test -count=1 -timeout 0 -v -run '^TestOracleLimitSweep$$' ./bench/parity/ | grep -v -e '^=== ' \
 	  | tee -a $(RELIABILITY_OUT)/oracle-diff.txt
 
 fuzz-diff:

@@ -15,6 +15,7 @@ import (
 
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/tools/record"
+	"k8s.io/component-base/featuregate"
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 	upstream "k8s.io/kubernetes/pkg/kubelet/prober"
 	"k8s.io/kubernetes/pkg/kubelet/prober/results"
@@ -47,6 +48,12 @@ var Impls = []Impl{
 	{Name: "probewheel", New: func(s status.Manager, l, r, st results.Manager, c kubecontainer.CommandRunner, rec record.EventRecorderLogger) Manager {
 		return withTimerWheel(true, func() Manager { return probewheel.NewManager(s, l, r, st, c, rec) })
 	}},
+	// The same binary with the ProbeExecLimit gate off: what the exec limit costs where it
+	// does not bind is the probewheel arm's figures against this one's.
+	{Name: "no-exec-limit", New: func(s status.Manager, l, r, st results.Manager, c kubecontainer.CommandRunner, rec record.EventRecorderLogger) Manager {
+		return withGates(map[string]bool{string(features.ProbeTimerWheel): true, string(features.ProbeExecLimit): false},
+			func() Manager { return probewheel.NewManager(s, l, r, st, c, rec) })
+	}},
 	// The same binary with the ProbeTimerWheel gate off: probewheel's package running
 	// upstream's per-probe loop. It must match the upstream arm within noise.
 	{Name: "gate-off", New: func(s status.Manager, l, r, st results.Manager, c kubecontainer.CommandRunner, rec record.EventRecorderLogger) Manager {
@@ -69,19 +76,26 @@ var Oracle = Impl{Name: "oracle", New: func(s status.Manager, l, r, st results.M
 
 var gateMu sync.Mutex
 
-// withTimerWheel builds a manager with the ProbeTimerWheel gate set as given,
-// then restores the gate: NewManager reads it once, so the manager keeps its
-// mode.
+// withTimerWheel builds a manager with the ProbeTimerWheel gate set as given.
 func withTimerWheel(enabled bool, build func() Manager) Manager {
+	return withGates(map[string]bool{string(features.ProbeTimerWheel): enabled}, build)
+}
+
+// withGates builds a manager with the gates set as given, then restores them:
+// NewManager reads them once, so the manager keeps its mode.
+func withGates(gates map[string]bool, build func() Manager) Manager {
 	gateMu.Lock()
 	defer gateMu.Unlock()
-	was := utilfeature.DefaultFeatureGate.Enabled(features.ProbeTimerWheel)
-	set := func(v bool) {
-		if err := utilfeature.DefaultMutableFeatureGate.SetFromMap(map[string]bool{string(features.ProbeTimerWheel): v}); err != nil {
-			panic(fmt.Sprintf("bench: setting %s: %v", features.ProbeTimerWheel, err))
+	was := map[string]bool{}
+	for name := range gates {
+		was[name] = utilfeature.DefaultFeatureGate.Enabled(featuregate.Feature(name))
+	}
+	set := func(m map[string]bool) {
+		if err := utilfeature.DefaultMutableFeatureGate.SetFromMap(m); err != nil {
+			panic(fmt.Sprintf("bench: setting %v: %v", m, err))
 		}
 	}
-	set(enabled)
+	set(gates)
 	defer set(was)
 	return build()
 }

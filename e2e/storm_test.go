@@ -52,6 +52,11 @@ import (
 //     and the peak of 5 s means (a reaped child counts all at once);
 //   - the kubelet: CPU, goroutines and OS threads.
 //
+// PW_E2E_STORM_STALL=<at>+<for> (e.g. 30s+6s) stops containerd that far into
+// each window for that long (no exec returns), and measures the stretch from
+// a minute after it ran again to the window's end; PW_E2E_STORM_SETTLE=0
+// measures a storm from its onset, the swapped kubelet's first runs.
+//
 // Each window goes to PW_E2E_STORM_OUT/<pods>-<n>-<arm>.json. It measures; it
 // judges nothing (a 2-core machine under a storm is what is being measured).
 func TestExecStorm(t *testing.T) {
@@ -69,12 +74,14 @@ func TestExecStorm(t *testing.T) {
 	}
 	arms := strings.Split(envOr("PW_E2E_STORM_ARMS", "stock,probewheel,probewheel,stock"), ",")
 	// Which kubelet the swap command is given for an arm: stock, probewheel,
-	// or one of PW_E2E_STORM_KUBELETS ("<arm>=<kubelet>[+NAME=value...],...",
+	// or one of PW_E2E_STORM_KUBELETS ("<arm>=<kubelet>[+NAME=value...][+--feature-gates=A=false;B=true],...",
 	// the kubelet stock, probewheel or a binary, each NAME=value set in its
-	// environment and unset for the other arms).
+	// environment and unset for the other arms, and its feature gates, which
+	// the other arms run without; e.g. unbounded=probewheel+--feature-gates=ProbeExecLimit=false).
 	kubelets := map[string]string{"stock": "stock", "probewheel": "probewheel"}
 	armEnv := map[string]map[string]string{}
 	envNames := map[string]bool{}
+	armGates := map[string]string{}
 	if v := os.Getenv("PW_E2E_STORM_KUBELETS"); v != "" {
 		for _, kv := range strings.Split(v, ",") {
 			arm, spec, ok := strings.Cut(kv, "=")
@@ -85,6 +92,10 @@ func TestExecStorm(t *testing.T) {
 			kubelets[arm] = fields[0]
 			armEnv[arm] = map[string]string{}
 			for _, e := range fields[1:] {
+				if gates, ok := strings.CutPrefix(e, "--feature-gates="); ok {
+					armGates[arm] = strings.ReplaceAll(gates, ";", ",")
+					continue
+				}
 				name, value, ok := strings.Cut(e, "=")
 				if !ok || !envName.MatchString(name) || value == "" {
 					t.Fatalf("PW_E2E_STORM_KUBELETS=%q: %q is not NAME=value", v, e)
@@ -98,8 +109,14 @@ func TestExecStorm(t *testing.T) {
 	if err != nil || hung < 0 || hung >= 1 {
 		t.Fatalf("PW_E2E_STORM_HUNG=%q: want a fraction in [0, 1)", os.Getenv("PW_E2E_STORM_HUNG"))
 	}
-	settle := envDuration(t, "PW_E2E_STORM_SETTLE", 20*time.Second)
+	settle := 20 * time.Second
+	if v := os.Getenv("PW_E2E_STORM_SETTLE"); v == "0" || v == "0s" {
+		settle = 0 // from the storm's onset: the swapped kubelet's first runs
+	} else {
+		settle = envDuration(t, "PW_E2E_STORM_SETTLE", settle)
+	}
 	window := envDuration(t, "PW_E2E_STORM_WINDOW", 90*time.Second)
+	st := parseStall(t, os.Getenv("PW_E2E_STORM_STALL"), window)
 	if window > 200*time.Second {
 		t.Fatalf("PW_E2E_STORM_WINDOW=%v: probetarget keeps 256 runs per check, at most 200 s can be measured", window)
 	}
@@ -119,6 +136,9 @@ func TestExecStorm(t *testing.T) {
 				args := append(slices.Clone(swap[1:]), nodeName, kubelets[arm])
 				for _, name := range slices.Sorted(maps.Keys(envNames)) {
 					args = append(args, "--env="+name+"="+armEnv[arm][name])
+				}
+				if len(armGates) > 0 {
+					args = append(args, "--feature-gates="+armGates[arm])
 				}
 				cmd := exec.Command(swap[0], args...)
 				if b, err := cmd.CombinedOutput(); err != nil {
@@ -140,7 +160,7 @@ func TestExecStorm(t *testing.T) {
 			// from its start: a node syncing its pods under a storm takes
 			// tens of seconds to probe them again.
 			waitProbed(t, ns, time.Now())
-			res := stormWindow(t, ns, pods, nHung, settle, window)
+			res := stormWindow(t, ns, pods, nHung, settle, window, st)
 			res.Arm = arm
 			b, err := json.MarshalIndent(res, "", "  ")
 			if err != nil {
@@ -267,6 +287,15 @@ type stormResult struct {
 	// has no limit.
 	LimitWait histSummary `json:"limitWait"`
 	LimitCuts float64     `json:"limitCuts"`
+	// LimitHeld: exec runs that waited for a slot at all (past the wait
+	// histogram's first bucket, half a millisecond).
+	LimitHeld float64 `json:"limitHeld"`
+	// StallAtSeconds, StallSeconds: containerd stopped (SIGSTOP: no exec
+	// returns) that far into the window, for that long (PW_E2E_STORM_STALL);
+	// Recovered: from a minute after it came back to the window's end.
+	StallAtSeconds float64          `json:"stallAtSeconds,omitempty"`
+	StallSeconds   float64          `json:"stallSeconds,omitempty"`
+	Recovered      *recoveredResult `json:"recovered,omitempty"`
 	// HealthyRuns, HealthyFailed, HealthyUnknown: the healthy pods' results
 	// in the window (prober_probe_total). Their commands exit 0: a failure is
 	// a timeout or a runtime error.
@@ -303,7 +332,7 @@ type stormSample struct {
 	ExecMeanMs float64 `json:"execMeanMs,omitempty"`
 }
 
-func stormWindow(t *testing.T, ns string, pods, hung int, settle, window time.Duration) stormResult {
+func stormWindow(t *testing.T, ns string, pods, hung int, settle, window time.Duration, st stall) stormResult {
 	t.Helper()
 	time.Sleep(settle)
 	list, err := client.CoreV1().Pods(ns).List(context.Background(), metav1.ListOptions{})
@@ -340,6 +369,8 @@ func stormWindow(t *testing.T, ns string, pods, hung int, settle, window time.Du
 	start := time.Now()
 	kPrev, prev := kBefore, start
 	var runtimeCPU time.Duration
+	stalled := st.start(t, nodeName)
+	var recovered string // the metrics a minute after the runtime came back
 	tick := time.NewTicker(time.Second)
 	for range tick.C {
 		// The CPU read and the clock read together: a sample's interval is
@@ -361,11 +392,15 @@ func stormWindow(t *testing.T, ns string, pods, hung int, settle, window time.Du
 		}
 		res.Samples = append(res.Samples, s)
 		kPrev, prev = k, now
+		if st.For > 0 && recovered == "" && now.Sub(start) >= st.At+st.For+time.Minute {
+			recovered = string(nodeKubeletGet(t, nodeName, nil, "metrics", "probes"))
+		}
 		if now.Sub(start) >= window {
 			break
 		}
 	}
 	tick.Stop()
+	<-stalled
 	end := prev
 	res.KubeletCPU = (kPrev - kBefore).Seconds() / end.Sub(start).Seconds()
 	if kubeletPID(t, nodeName) != pid {
@@ -381,6 +416,20 @@ func stormWindow(t *testing.T, ns string, pods, hung int, settle, window time.Du
 		since(histogramWhere(before, "prober_exec_limit_wait_seconds", all))
 	res.LimitCuts = sumWhere(after, "prober_exec_limit_cuts_total", all) -
 		sumWhere(before, "prober_exec_limit_cuts_total", all)
+	res.LimitHeld = held(after, before)
+	if st.For > 0 {
+		res.StallAtSeconds, res.StallSeconds = st.At.Seconds(), st.For.Seconds()
+		if recovered == "" {
+			t.Fatalf("PW_E2E_STORM_STALL=%v+%v: the window ended before a minute after the stall", st.At, st.For)
+		}
+		keep := func(l string) bool { return isHealthy(l) }
+		res.Recovered = &recoveredResult{
+			Seconds:     end.Sub(start).Seconds() - (st.At + st.For + time.Minute).Seconds(),
+			HealthyRuns: sumWhere(after, "prober_probe_total", keep) - sumWhere(recovered, "prober_probe_total", keep),
+			LimitHeld:   held(after, recovered),
+		}
+		res.Recovered.RunsPerSecond = res.Recovered.HealthyRuns / res.Recovered.Seconds
+	}
 	count := func(result string) float64 {
 		keep := func(l string) bool { return isHealthy(l) && strings.Contains(l, `result="`+result+`"`) }
 		return sumWhere(after, "prober_probe_total", keep) - sumWhere(before, "prober_probe_total", keep)
@@ -560,4 +609,76 @@ func kubeletEnv(t *testing.T, pid int) map[string]string {
 		}
 	}
 	return env
+}
+
+// recoveredResult: the stretch from a minute after a stall to the window's end.
+type recoveredResult struct {
+	Seconds       float64 `json:"seconds"`
+	HealthyRuns   float64 `json:"healthyRuns"` // the healthy pods' results (prober_probe_total)
+	RunsPerSecond float64 `json:"runsPerSecond"`
+	LimitHeld     float64 `json:"limitHeld"` // exec runs that waited for a slot
+}
+
+// held counts the exec runs that waited for a slot of the limit between two
+// reads of /metrics/probes: every run is observed, a run let straight through
+// as 0 s, in the first bucket.
+func held(after, before string) float64 {
+	all := func(string) bool { return true }
+	const first = 0.0005 // the first bucket of prober_exec_limit_wait_seconds
+	a, b := histogramWhere(after, "prober_exec_limit_wait_seconds", all), histogramWhere(before, "prober_exec_limit_wait_seconds", all)
+	return (a.count - a.buckets[first]) - (b.count - b.buckets[first])
+}
+
+// stall is a containerd stall in each window (PW_E2E_STORM_STALL=<at>+<for>,
+// e.g. 30s+6s): containerd stopped with SIGSTOP, as a disk or containerd
+// hiccup leaves it, so that no exec returns, then continued. Its shims and
+// the containers keep running.
+type stall struct{ At, For time.Duration }
+
+func parseStall(t *testing.T, v string, window time.Duration) stall {
+	t.Helper()
+	if v == "" {
+		return stall{}
+	}
+	at, d, ok := strings.Cut(v, "+")
+	var st stall
+	var err1, err2 error
+	st.At, err1 = time.ParseDuration(at)
+	st.For, err2 = time.ParseDuration(d)
+	if !ok || err1 != nil || err2 != nil || st.At < 0 || st.For <= 0 || st.For > time.Minute {
+		t.Fatalf("PW_E2E_STORM_STALL=%q: want <at>+<for>, e.g. 30s+6s (for at most a minute)", v)
+	}
+	if st.At+st.For+time.Minute >= window {
+		t.Fatalf("PW_E2E_STORM_STALL=%q: the window (%v) must run past a minute after the stall", v, window)
+	}
+	return st
+}
+
+// start stops containerd on node at st.At from now for st.For; the channel
+// closes once it runs again. A failure to continue it fails the test and is
+// retried at cleanup: a node left stopped would hold every later window.
+func (st stall) start(t *testing.T, node string) <-chan struct{} {
+	done := make(chan struct{})
+	if st.For <= 0 {
+		close(done)
+		return done
+	}
+	cont := func() error {
+		_, err := docker("exec", node, "systemctl", "kill", "--kill-whom=main", "--signal=SIGCONT", "containerd")
+		return err
+	}
+	t.Cleanup(func() { _ = cont() })
+	go func() {
+		defer close(done)
+		time.Sleep(st.At)
+		if out, err := docker("exec", node, "systemctl", "kill", "--kill-whom=main", "--signal=SIGSTOP", "containerd"); err != nil {
+			t.Errorf("stall: stopping containerd: %v %s", err, out)
+			return
+		}
+		time.Sleep(st.For)
+		if err := cont(); err != nil {
+			t.Errorf("stall: continuing containerd: %v", err)
+		}
+	}()
+	return done
 }

@@ -7,6 +7,8 @@
 #   hack/e2e-storm.sh
 #   PW_E2E_STORM_PODS=20,40,80 PW_E2E_STORM_HUNG=0.1 PW_E2E_STORM_ARMS=stock,probewheel,probewheel,stock \
 #     PW_E2E_STORM_WINDOW=90s STORM_OUT=e2e/results/kind-storm-<UTC time> hack/e2e-storm.sh
+#   PW_E2E_STORM_SETTLE=0 (from the storm's onset), PW_E2E_STORM_STALL=30s+6s (containerd
+#     stopped in each window; the window must run a minute past it): e2e/storm_test.go
 #
 # Writes calibration.txt (the idle runtime's execs a second at 1 to 16 in
 # flight; PW_E2E_STORM_CALIBRATE=0 skips it), <pods>-<n>-<arm>.json per
@@ -34,7 +36,7 @@ out=$(cd "${out}" && pwd)
 logs=${PW_OUTPUT}/kind-storm-logs/$(basename "${out}")
 mkdir -p "${logs}"
 {
-  echo "command: \`PW_E2E_STORM_PODS=${PW_E2E_STORM_PODS} PW_E2E_STORM_ARMS=${PW_E2E_STORM_ARMS} PW_E2E_STORM_HUNG=${PW_E2E_STORM_HUNG} PW_E2E_STORM_WINDOW=${PW_E2E_STORM_WINDOW}${PW_E2E_STORM_CALIBRATE:+ PW_E2E_STORM_CALIBRATE=${PW_E2E_STORM_CALIBRATE}}${PW_E2E_STORM_SETTLE:+ PW_E2E_STORM_SETTLE=${PW_E2E_STORM_SETTLE}}${PW_E2E_STORM_KUBELETS:+ PW_E2E_STORM_KUBELETS=${PW_E2E_STORM_KUBELETS}} hack/e2e-storm.sh\`"
+  echo "command: \`PW_E2E_STORM_PODS=${PW_E2E_STORM_PODS} PW_E2E_STORM_ARMS=${PW_E2E_STORM_ARMS} PW_E2E_STORM_HUNG=${PW_E2E_STORM_HUNG} PW_E2E_STORM_WINDOW=${PW_E2E_STORM_WINDOW}${PW_E2E_STORM_CALIBRATE:+ PW_E2E_STORM_CALIBRATE=${PW_E2E_STORM_CALIBRATE}}${PW_E2E_STORM_SETTLE:+ PW_E2E_STORM_SETTLE=${PW_E2E_STORM_SETTLE}}${PW_E2E_STORM_KUBELETS:+ PW_E2E_STORM_KUBELETS=${PW_E2E_STORM_KUBELETS}}${PW_E2E_STORM_STALL:+ PW_E2E_STORM_STALL=${PW_E2E_STORM_STALL}} hack/e2e-storm.sh\`"
   echo "code: $(pw::run_stamp "${measured[@]}"), $(pw::machine)"
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "logs: _output/kind-storm-logs/$(basename "${out}")/test.log"

@@ -15,7 +15,7 @@
 #                         --feature-gates= removes it. Without a binary
 #                         argument only the gates change (same binary, restarted).
 #   --env=NAME=value      sets NAME in the kubelet's environment (a line of the
-#                         node's /etc/default/kubelet), e.g. PROBEWHEEL_EXEC_LIMIT=0;
+#                         node's /etc/default/kubelet), e.g. GODEBUG=madvdontneed=1;
 #                         --env=NAME= removes it. Repeatable.
 #
 # The node's probewheel.io/kubelet label follows the binary (probewheel when its

@@ -19,10 +19,12 @@
 #
 # Environment:
 #   COUNT=n         rounds (default: smoke 1, default/full 5)
-#   IMPLS=a,b,...   implementations, rotated each round (default upstream,probewheel,gate-off,
-#                   afterfunc; profile: upstream,probewheel,afterfunc). gate-off is probewheel's
-#                   binary with the ProbeTimerWheel gate off, which runs upstream's loop and
-#                   must match upstream within noise; afterfunc is the same workers on
+#   IMPLS=a,b,...   implementations, rotated each round (default upstream,probewheel,
+#                   no-exec-limit,gate-off,afterfunc; profile: upstream,probewheel,afterfunc).
+#                   no-exec-limit is probewheel with the ProbeExecLimit gate off, the control
+#                   that shows what the exec limit costs where it does not bind; gate-off is
+#                   probewheel's binary with the ProbeTimerWheel gate off, which runs upstream's
+#                   loop and must match upstream within noise; afterfunc is the same workers on
 #                   time.AfterFunc timers and a semaphore, the design docs/design.md compares
 #                   probewheel's with
 #   BENCH=regexp    -test.bench filter, e.g. 'Steady/handler=exec/pods=5000' (set: no BenchmarkMemory pass)
@@ -103,7 +105,7 @@ profile)
 	export PROBEWHEEL_BENCH_CPUPROFILE=$profiles PROBEWHEEL_BENCH_LATE=$profiles PROBEWHEEL_BENCH_CPUPROFILE_HZ=1000
 	;;
 esac
-IMPLS=${IMPLS:-upstream,probewheel,gate-off,afterfunc}
+IMPLS=${IMPLS:-upstream,probewheel,no-exec-limit,gate-off,afterfunc}
 export PROBEWHEEL_BENCH_SET=${bench_set:-$MODE} PROBEWHEEL_BENCH_PERIODS PROBEWHEEL_BENCH_WARMUP PROBEWHEEL_BENCH_MAX_WINDOW
 if [[ $MODE == default || $MODE == full ]]; then
 	# Raw per-probe dumps are megabytes: they stay under _output/; the results

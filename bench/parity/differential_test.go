@@ -97,13 +97,14 @@ func withUpstreamAgain(impls []bench.Impl) []bench.Impl {
 
 // againstUpstream are the arms compared with upstream's, with doc.go's
 // documented differences as the tolerance: upstream's second play and every
-// implementation but probewheel, which is compared with the oracle exactly.
+// implementation but probewheel (with its exec limit or without), which is
+// compared with the oracle exactly.
 // The oracle's own runs differ from upstream's where a race narrower than a
 // tick resolves as on a node a tick slower, which that list does not
 // enumerate (make fuzz-diff found 11 such sequences in 10,000 on
 // 27bb958911db, each with probewheel equal to the oracle).
 func againstUpstream(impls []bench.Impl) []bench.Impl {
-	return slices.DeleteFunc(withUpstreamAgain(impls), func(impl bench.Impl) bool { return impl.Name == "probewheel" })
+	return slices.DeleteFunc(withUpstreamAgain(impls), func(impl bench.Impl) bool { return wheelArm(impl.Name) })
 }
 
 func referenceFirst(t *testing.T, impls []bench.Impl) []bench.Impl {

@@ -53,7 +53,7 @@ func wantRunsOnTheTick(t *testing.T, got map[string][]time.Duration, want, onThe
 	t.Helper()
 	for impl, starts := range got {
 		switch {
-		case onTheTick != nil && (impl == oracleName || impl == "probewheel"):
+		case onTheTick != nil && (impl == oracleName || wheelArm(impl)):
 			if !slices.Equal(starts, onTheTick) {
 				t.Errorf("%s: runs at %s, want %v (the oracle's)", impl, brief(starts), onTheTick)
 			}

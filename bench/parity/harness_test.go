@@ -11,7 +11,8 @@
 // probewheel's contract is the oracle (bench/oracle): upstream's package with
 // every run started on the next tick of probewheel's wheel. oracle_test.go
 // holds probewheel to it exactly, with no tolerance: the review's scenarios,
-// and make oracle-diff over the differential sweep's sequences.
+// and make oracle-diff over the differential sweep's sequences;
+// oracle_limit_test.go, where the exec limit binds.
 package parity
 
 import (

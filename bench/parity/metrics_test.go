@@ -25,7 +25,7 @@ var registries = func() map[string]metrics.KubeRegistry {
 	up.MustRegister(upstream.ProberResults, upstream.ProberDuration)
 	pw.MustRegister(probewheel.ProberResults, probewheel.ProberDuration)
 	or.MustRegister(oracle.ProberResults, oracle.ProberDuration)
-	return map[string]metrics.KubeRegistry{"upstream": up, "probewheel": pw, "gate-off": pw, "afterfunc": pw, "oracle": or}
+	return map[string]metrics.KubeRegistry{"upstream": up, "probewheel": pw, "no-exec-limit": pw, "gate-off": pw, "afterfunc": pw, "oracle": or}
 }()
 
 // series lists the prober_probe_total series and prober_probe_duration_seconds
@@ -60,11 +60,12 @@ var vectors = map[string][2]interface {
 	metrics.Registerable
 	ClearState()
 }{
-	"upstream":   {upstream.ProberResults, upstream.ProberDuration},
-	"probewheel": {probewheel.ProberResults, probewheel.ProberDuration},
-	"gate-off":   {probewheel.ProberResults, probewheel.ProberDuration},
-	"afterfunc":  {probewheel.ProberResults, probewheel.ProberDuration},
-	"oracle":     {oracle.ProberResults, oracle.ProberDuration},
+	"upstream":      {upstream.ProberResults, upstream.ProberDuration},
+	"probewheel":    {probewheel.ProberResults, probewheel.ProberDuration},
+	"no-exec-limit": {probewheel.ProberResults, probewheel.ProberDuration},
+	"gate-off":      {probewheel.ProberResults, probewheel.ProberDuration},
+	"afterfunc":     {probewheel.ProberResults, probewheel.ProberDuration},
+	"oracle":        {oracle.ProberResults, oracle.ProberDuration},
 }
 
 // sameSeries fails the test where an implementation's series at some step

@@ -228,13 +228,37 @@ var maxRun = 3 * hangs[len(hangs)-1]
 
 // play runs a plan against one implementation in the current bubble.
 func play(t *testing.T, impl bench.Impl, p *plan) *observation {
+	return playWith(t, impl, p, playHooks{})
+}
+
+// playHooks are what a variant of the sweep changes in play (the oracle
+// sweep with the exec limit binding, oracle_limit_test.go); each nil: play's.
+type playHooks struct {
+	// behave decides each call instead of its target's behaviour(), from
+	// the target's state; called with the runner's mu held.
+	behave func(id string, cmd []string, target targetState) behaviour
+	// pod adjusts a plan's pod when play first makes it.
+	pod func(fp *fuzzPod, pod *v1.Pod)
+	// addCtx is the context step i's AddPod passes, from play's.
+	addCtx func(i int, ctx context.Context) context.Context
+	// step is called at each step's instant before its op, and at the end
+	// with i = len(p.steps); after, right after each step's op.
+	step, after func(i int, n *node)
+}
+
+// playWith is play with hooks.
+func playWith(t *testing.T, impl bench.Impl, p *plan, h playHooks) *observation {
 	n := newNode(t, impl)
 	// Panicking handlers are part of the plan; their stack traces are noise.
 	n.ctx = klog.NewContext(context.Background(), logr.Discard())
 	targets := map[string]targetState{} // "<uid>_<ctr>/<kind>", guarded by n.runner.mu
 	n.runner.behave = func(id string, cmd []string) behaviour {
 		uid, ctr, _ := parseContainerID(id)
-		return targets[string(uid)+"_"+ctr+"/"+strings.Join(cmd, " ")].behaviour()
+		target := targets[string(uid)+"_"+ctr+"/"+strings.Join(cmd, " ")]
+		if h.behave != nil {
+			return h.behave(id, cmd, target)
+		}
+		return target.behaviour()
 	}
 	n.afterStart(startAfter)
 	obs := &observation{impl: impl.Name, status: map[int][]ctrStatus{}}
@@ -254,15 +278,25 @@ func play(t *testing.T, impl bench.Impl, p *plan) *observation {
 	}
 	for i, st := range p.steps {
 		sleepUntil(st.at)
+		if h.step != nil {
+			h.step(i, n)
+		}
 		switch st.op.kind {
 		case opAdd:
 			if pods[st.pod] == nil {
 				pods[st.pod] = newFuzzPod(n, st.pod)
+				if h.pod != nil {
+					h.pod(st.pod, pods[st.pod])
+				}
 			}
-			n.mgr.AddPod(n.ctx, pods[st.pod])
+			ctx := n.ctx
+			if h.addCtx != nil {
+				ctx = h.addCtx(i, ctx)
+			}
+			n.mgr.AddPod(ctx, pods[st.pod])
 		case opUpdate:
 			if st.pod == nil {
-				continue
+				break
 			}
 			pod := pods[st.pod]
 			status, _ := n.status.GetPodStatus(pod.UID)
@@ -297,8 +331,14 @@ func play(t *testing.T, impl bench.Impl, p *plan) *observation {
 				n.runner.mu.Unlock()
 			}
 		}
+		if h.after != nil {
+			h.after(i, n)
+		}
 	}
 	sleepUntil(p.seq.end())
+	if h.step != nil {
+		h.step(len(p.steps), n)
+	}
 	// Healthy, quick targets from here on, so that close does not wait long.
 	n.runner.mu.Lock()
 	clear(targets)

@@ -186,7 +186,7 @@ func TestStaleReadinessWrite(t *testing.T) {
 						t.Errorf("%s: shown from 29 s on %q, want NotReady at 30 s first", impl.Name, got)
 					}
 					want := c.want
-					if impl.Name == "probewheel" {
+					if wheelArm(impl.Name) {
 						want = c.wantWheel
 					}
 					if got := k.shownSince(31 * time.Second); got != want {

@@ -40,6 +40,9 @@ var stormRows = []struct{ label, path, format string }{
 	{"exec runs' wait for a slot of the exec limit, mean ms", "limitWait.meanMs", "%.0f"},
 	{"exec runs' wait for a slot, p99 ms (bucket bound)", "limitWait.p99Ms", "%.0f"},
 	{"cuts of the adaptive exec limit (all windows)", "limitCuts", "%.0f"},
+	{"exec runs held by the limit, any wait (all windows)", "limitHeld", "%.0f"},
+	{"from a minute after the stall: healthy runs a second", "recovered.runsPerSecond", "%.1f"},
+	{"from a minute after the stall: runs held (all windows)", "recovered.limitHeld", "%.0f"},
 }
 
 var stormFile = regexp.MustCompile(`^(\d+)-(\d+)-([a-z][a-z0-9]*)\.json$`)
@@ -98,8 +101,8 @@ func stormReport(dir string) (string, error) {
 		}
 		first := arms[names[0]][0]
 		out = append(out, fmt.Sprintf("## %d pods (%s hung), exec readiness and liveness every 1 s, timeout 1 s", pods, g(first.num("hungPods"))), "",
-			fmt.Sprintf("Windows of %s s, each after the kubelet's swap and a %s s settle, the arms in the order the files number them; median (each window), counts summed.",
-				g(first.num("windowSeconds")), g(first.num("settleSeconds"))), "")
+			fmt.Sprintf("Windows of %s s, each after the kubelet's swap and a %s s settle%s, the arms in the order the files number them; median (each window), counts summed.",
+				g(first.num("windowSeconds")), g(first.num("settleSeconds")), stallNote(first)), "")
 		head := make([]string, len(names))
 		var ratios []string
 		for i, a := range names {
@@ -162,6 +165,15 @@ func stormReport(dir string) (string, error) {
 		out = append(out, "")
 	}
 	return strings.Join(out, "\n"), nil
+}
+
+// stallNote says when each window stopped containerd (PW_E2E_STORM_STALL).
+func stallNote(r result) string {
+	d, at := r.num("stallSeconds"), r.num("stallAtSeconds")
+	if math.IsNaN(d) || d <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(", containerd stopped %s s into each window for %s s", g(at), g(d))
 }
 
 // runtimeCPUKnown: the window's runtime CPU can be trusted. The first

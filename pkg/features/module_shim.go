@@ -1,6 +1,6 @@
 //go:build !probewheel_export
 
-// Module-only: a stand-in for the gate series/02-feature-gate registers in the kubernetes tree; never exported.
+// Module-only: a stand-in for the gates series/03-feature-gate registers in the kubernetes tree; never exported.
 
 /*
 Copyright 2026 The probewheel Authors.
@@ -21,9 +21,9 @@ limitations under the License.
 // Package features stands in, inside the probewheel module, for the patched
 // k8s.io/kubernetes/pkg/features: the code under pkg/ imports this package,
 // and the export to the kubernetes tree rewrites the import to the real one,
-// where kube_features.go, as series/02-feature-gate changes it,
+// where kube_features.go, as series/03-feature-gate changes it,
 // registers ProbeTimerWheel. Here it re-exports the upstream gates that code uses and
-// registers ProbeTimerWheel with the same spec.
+// registers ProbeTimerWheel and ProbeExecLimit with the same specs.
 package features
 
 import (
@@ -41,19 +41,29 @@ const (
 	RestartAllContainersOnContainerExits  = upstream.RestartAllContainersOnContainerExits
 )
 
-// ProbeTimerWheel is the gate series/02-feature-gate adds to kube_features.go.
-const ProbeTimerWheel featuregate.Feature = "ProbeTimerWheel"
+// ProbeTimerWheel and ProbeExecLimit are the gates series/03-feature-gate adds to kube_features.go.
+const (
+	ProbeTimerWheel featuregate.Feature = "ProbeTimerWheel"
+	ProbeExecLimit  featuregate.Feature = "ProbeExecLimit"
+)
 
-// probeTimerWheelDefault is set with -ldflags=-X, as in the tree.
-var probeTimerWheelDefault = "true"
+// probeTimerWheelDefault and probeExecLimitDefault are set with -ldflags=-X, as in the tree.
+var (
+	probeTimerWheelDefault = "true"
+	probeExecLimitDefault  = "true"
+)
 
 func init() {
 	runtime.Must(utilfeature.DefaultMutableFeatureGate.AddVersioned(map[featuregate.Feature]featuregate.VersionedSpecs{
 		ProbeTimerWheel: {
 			{Version: version.MustParse("1.36"), Default: probeTimerWheelDefault != "false", PreRelease: featuregate.Beta},
 		},
+		ProbeExecLimit: {
+			{Version: version.MustParse("1.36"), Default: probeExecLimitDefault != "false", PreRelease: featuregate.Beta},
+		},
 	}))
 	runtime.Must(utilfeature.DefaultMutableFeatureGate.AddDependencies(map[featuregate.Feature][]featuregate.Feature{
 		ProbeTimerWheel: {},
+		ProbeExecLimit:  {},
 	}))
 }

@@ -69,19 +69,25 @@ limitations under the License.
 //   - An idle probe costs its worker struct; executors park, up to
 //     maxIdleExecutors, and every goroutine exits when the last probe stops.
 //
-// One exception, and only while the container runtime falls behind: the exec
-// limit (exec_limit.go) holds exec runs back in the kubelet, where upstream
-// sends every exec at once and the runtime times them out. It binds nothing
-// until, in a second, exec runs of healthy probes timed out (three, of
-// probes whose previous run had not, while most runs took over three
-// quarters of their timeout), and never below one run in flight per CPU; runs
-// that are slow but meet their timeout are no sign. A run it holds starts
-// late, as on a node whose runtime is that much slower: its wait is measured
-// (prober_exec_limit_wait_seconds), not counted against its timeout, and
-// part of its prober_probe_duration_seconds, as a slower runtime's would be
-// (a retry after an error waits again). A runtime that keeps up, hung probes
-// included, gives no sign, and the oracle's tests run with it at its
-// default. PROBEWHEEL_EXEC_LIMIT=off in the kubelet's environment removes it.
+// One exception, and only while the container runtime is overloaded: the
+// exec limit (exec_limit.go, its policy in exec_policy.go; the
+// ProbeExecLimit gate, on by default) holds exec runs back in the kubelet,
+// where upstream sends every exec at once and the runtime times them out. It
+// judges each run against what its own probe's command usually takes, and
+// binds only when the runs that come back are mostly late against that and a
+// healthy probe timed out, when probes flap between timing out and coming
+// back on time, or when runs time out and none has come back on time
+// anywhere on the node for 15 s; probes that hang while the node's other
+// exec probes are on time (a dependency outage), commands that always take
+// most of their timeout and latency spikes that meet their timeouts never
+// bind it. It never goes below one run in flight per CPU (where runs that
+// all still time out are not the runtime's doing, and it lets go), shares its
+// slots fairly across pods, and is lifted once nothing waited and nothing
+// was overloaded for 30 s. A run it holds starts late, as on a node whose runtime
+// is that much slower: its wait is measured (prober_exec_limit_wait_seconds),
+// not counted against its timeout, and part of its
+// prober_probe_duration_seconds; a run that still waits when its worker
+// stops never starts, as upstream starts no run after its worker's stop.
 //
 // In both modes a run does upstream's work, with upstream's results, and less
 // of it: an exec command expanded once per worker, an HTTP request built

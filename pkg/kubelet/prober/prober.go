@@ -18,6 +18,7 @@ package prober
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -48,6 +49,9 @@ type prober struct {
 	tcp    tcpprobe.Prober
 	grpc   grpcprobe.Prober
 	runner kubecontainer.CommandRunner
+	// execLimit holds a worker's exec runs back while the runtime is overloaded
+	// (exec_limit.go); nil with the ProbeExecLimit gate off.
+	execLimit *execLimit
 
 	recorder record.EventRecorderLogger
 }
@@ -108,6 +112,9 @@ func (pb *prober) probeWith(ctx context.Context, probeType probeType, pod *v1.Po
 
 	result, output, err := pb.runProbeWithRetries(ctx, probeType, probeSpec, pod, status, container, containerID, cache, maxProbeRetries)
 
+	if errors.Is(err, errExecStopped) {
+		return results.Failure, err // its command never ran: nothing to report
+	}
 	if err != nil {
 		// Handle probe error
 		logger.V(1).Info("Probe errored", "probeType", probeType, "pod", klog.KObj(pod), "podUID", pod.UID, "containerName", container.Name, "probeResult", result, "err", err)
@@ -166,7 +173,13 @@ func (pb *prober) runProbe(ctx context.Context, probeType probeType, p *v1.Probe
 			loggerV.Info("Exec-Probe runProbe", "pod", klog.KObj(pod), "containerName", container.Name, "execCommand", p.Exec.Command)
 		}
 		command := cache.execCommand(p.Exec, container)
-		return pb.exec.Probe(pb.newExecInContainer(ctx, pod, *container, containerID, command, timeout))
+		cmd := pb.newExecInContainer(ctx, pod, *container, containerID, command, timeout)
+		if pb.execLimit != nil && cache != nil {
+			eic := cmd.(*execInContainer)
+			run := eic.run
+			eic.run = func() ([]byte, error) { return pb.execLimit.run(ctx, cache, &pod.UID, timeout, run) }
+		}
+		return pb.exec.Probe(cmd)
 
 	case p.HTTPGet != nil:
 		req, err := cache.httpRequest(p.HTTPGet, container, status.PodIP)

@@ -18,7 +18,7 @@ package prober
 
 import (
 	"context"
-	"os"
+	goruntime "runtime"
 	"sync"
 	"time"
 
@@ -147,14 +147,11 @@ func NewManager(
 	// The one place the gate is read: a manager keeps its mode for its lifetime.
 	if utilfeature.DefaultFeatureGate.Enabled(features.ProbeTimerWheel) {
 		m.scheduler = newScheduler(componentBaseMetrics{}, m.start)
-		fixed, err := execLimitFromEnv(os.Getenv)
-		if err != nil {
-			klog.TODO().Error(err, "Ignoring the exec probe limit's setting")
+		if utilfeature.DefaultFeatureGate.Enabled(features.ProbeExecLimit) {
+			prober.execLimit = newExecLimit(execLimitFloorPerCPU*goruntime.NumCPU(), componentBaseMetrics{})
+			m.scheduler.execLimit.Store(prober.execLimit)
 		}
-		if l := newExecLimit(fixed, componentBaseMetrics{}); l != nil {
-			prober.runner = limitedRunner{CommandRunner: runner, limit: l}
-			m.scheduler.execLimit.Store(l)
-		}
+		logExecLimitMode(prober.execLimit)
 		m.spread.seed = nodeSeed()
 	}
 	return m

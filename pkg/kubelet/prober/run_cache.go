@@ -40,6 +40,9 @@ type runCache struct {
 	// redirect), so one request serves every run: the same bytes on the wire.
 	httpReq   *http.Request
 	httpPodIP string
+	// An exec probe's place in the exec limit, made by its first run there
+	// (exec_limit.go); guarded by the limit's lock.
+	exec *limitedProbe
 }
 
 // execCommand returns exec's command with container's environment expanded.

@@ -61,7 +61,7 @@ type scheduler struct {
 	metrics schedulerMetrics
 	exec    executors
 	// execLimit is the manager's bound on exec runs (exec_limit.go), here for
-	// the collector, which may read it as NewManager sets it.
+	// stop and for the collector, which may read it as NewManager sets it.
 	execLimit atomic.Pointer[execLimit]
 
 	mu      sync.Mutex
@@ -194,6 +194,9 @@ func (s *scheduler) stop(w *worker) {
 	if ws.state == stateIdle {
 		s.decideLocked(w, actExit, now, now)
 	}
+	// Upstream never starts a run after its worker took the stop: a run that
+	// waits for the exec limit, or would, is dropped.
+	s.execLimit.Load().abandon(&w.cache)
 }
 
 // settleLocked: an idle worker whose tick has fallen due took it then.

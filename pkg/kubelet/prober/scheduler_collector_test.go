@@ -25,7 +25,6 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/component-base/metrics"
 	"k8s.io/component-base/metrics/testutil"
-	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 	"k8s.io/kubernetes/pkg/probe"
 )
 
@@ -86,28 +85,19 @@ prober_exec_runs_in_flight 3
 		if err := testutil.GatherAndCompare(reg, strings.NewReader(""), names...); err != nil {
 			t.Errorf("without a limit: %v", err)
 		}
-		l := newExecLimit(3, &execLimitRecorder{})
+		l := newFixedExecLimit(3, &execLimitRecorder{})
 		s.execLimit.Store(l)
-		var slots []*execSlot
-		for range 3 {
-			slot, err := l.acquire(t.Context(), time.Second)
-			if err != nil {
-				t.Fatal(err)
-			}
-			slots = append(slots, slot)
+		release := make(chan struct{})
+		for range 4 {
+			go func() {
+				_, _ = l.run(t.Context(), &runCache{}, uid("pod"), time.Second, func() ([]byte, error) { <-release; return nil, nil })
+			}()
 		}
-		go func() {
-			if slot, err := l.acquire(t.Context(), time.Second); err == nil {
-				slot.done(kubecontainer.ContainerID{}, nil, nil)
-			}
-		}()
 		synctest.Wait()
 		if err := testutil.GatherAndCompare(reg, strings.NewReader(want), names...); err != nil {
 			t.Errorf("three runs in flight, one waiting: %v", err)
 		}
-		for _, slot := range slots {
-			slot.done(kubecontainer.ContainerID{}, nil, nil)
-		}
+		close(release)
 		synctest.Wait()
 	})
 }

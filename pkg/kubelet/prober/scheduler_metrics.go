@@ -56,7 +56,7 @@ var (
 	ProberExecLimitCuts = metrics.NewCounter(&metrics.CounterOpts{
 		Subsystem:      "prober",
 		Name:           "exec_limit_cuts_total",
-		Help:           "Cuts of the adaptive exec limit to three quarters of the exec probe runs counted against it: seconds in which exec runs of healthy probes timed out while most runs took over three quarters of their timeout (for a minute after that, slowness alone), or in which most runs timed out and none returned in time.",
+		Help:           "Cuts of the adaptive exec limit, and its settings from none: seconds in which most exec runs came back late against what their probe's command usually takes and a healthy probe timed out (for 30 s after that, lateness alone).",
 		StabilityLevel: metrics.ALPHA,
 	})
 )

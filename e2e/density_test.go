@@ -374,12 +374,24 @@ func envInt(t *testing.T, k string, def int) int {
 }
 
 func envDuration(t *testing.T, k string, def time.Duration) time.Duration {
+	return parseEnvDuration(t, k, def, false)
+}
+
+// envDurationOrZero is envDuration where 0 is a setting too.
+func envDurationOrZero(t *testing.T, k string, def time.Duration) time.Duration {
+	return parseEnvDuration(t, k, def, true)
+}
+
+func parseEnvDuration(t *testing.T, k string, def time.Duration, zero bool) time.Duration {
 	v := os.Getenv(k)
 	if v == "" {
 		return def
 	}
 	d, err := time.ParseDuration(v)
-	if err != nil || d <= 0 {
+	switch {
+	case zero && (err != nil || d < 0):
+		t.Fatalf("%s=%q: want a duration, 0 or more", k, v)
+	case !zero && (err != nil || d <= 0):
 		t.Fatalf("%s=%q: want a positive duration", k, v)
 	}
 	return d

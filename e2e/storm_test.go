@@ -109,12 +109,7 @@ func TestExecStorm(t *testing.T) {
 	if err != nil || hung < 0 || hung >= 1 {
 		t.Fatalf("PW_E2E_STORM_HUNG=%q: want a fraction in [0, 1)", os.Getenv("PW_E2E_STORM_HUNG"))
 	}
-	settle := 20 * time.Second
-	if v := os.Getenv("PW_E2E_STORM_SETTLE"); v == "0" || v == "0s" {
-		settle = 0 // from the storm's onset: the swapped kubelet's first runs
-	} else {
-		settle = envDuration(t, "PW_E2E_STORM_SETTLE", settle)
-	}
+	settle := envDurationOrZero(t, "PW_E2E_STORM_SETTLE", 20*time.Second) // 0: from the onset
 	window := envDuration(t, "PW_E2E_STORM_WINDOW", 90*time.Second)
 	st := parseStall(t, os.Getenv("PW_E2E_STORM_STALL"), window)
 	if window > 200*time.Second {
@@ -422,10 +417,9 @@ func stormWindow(t *testing.T, ns string, pods, hung int, settle, window time.Du
 		if recovered == "" {
 			t.Fatalf("PW_E2E_STORM_STALL=%v+%v: the window ended before a minute after the stall", st.At, st.For)
 		}
-		keep := func(l string) bool { return isHealthy(l) }
 		res.Recovered = &recoveredResult{
 			Seconds:     end.Sub(start).Seconds() - (st.At + st.For + time.Minute).Seconds(),
-			HealthyRuns: sumWhere(after, "prober_probe_total", keep) - sumWhere(recovered, "prober_probe_total", keep),
+			HealthyRuns: sumWhere(after, "prober_probe_total", isHealthy) - sumWhere(recovered, "prober_probe_total", isHealthy),
 			LimitHeld:   held(after, recovered),
 		}
 		res.Recovered.RunsPerSecond = res.Recovered.HealthyRuns / res.Recovered.Seconds

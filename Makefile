@@ -97,8 +97,9 @@ verify-rules:
 	@p=$$(hack/install-prometheus.sh) && "$$p/promtool" check rules scripts/prometheus/rules.yaml && \
 	  "$$p/promtool" test rules scripts/prometheus/rules_test.yaml
 
-## verify-swap: scripts/kubelet-swap.sh's edits of the kubelet's files, and whole swaps and an undo
-## on a scratch node (the kind e2e suite swaps a real node: TestKubeletSwap)
+## verify-swap: scripts/kubelet-swap.sh's edits of the kubelet's files, the layouts it finds
+## (kubeadm DEB and RPM, a unit's own drop-in, kind) and whole swaps, carries and an undo on
+## scratch nodes of each (the kind e2e suite swaps a real node: TestKubeletSwap)
 .PHONY: verify-swap
 verify-swap:
 	scripts/kubelet-swap_test.sh

@@ -16,12 +16,13 @@ import (
 
 // TestKubeletSwap runs scripts/kubelet-swap.sh, the rollout docs/operating.md
 // names, on a kind node as a platform team would on theirs: roll back to the
-// stock kubelet ($PW_STOCK_KUBELET), ship probewheel dark (gate off), turn
-// the gate on, each in one kubelet restart, and after each the script's
-// check from the host (the node's version, its gate through
-// /metrics/probes). A probed pod on the node stays Ready and is not
-// restarted throughout. The node ends as it began: the probewheel kubelet it
-// ran, gate on.
+// stock kubelet ($PW_STOCK_KUBELET), ship probewheel dark (gate off) with the
+// exec limit off, turn the gate on (the limit's setting carried), turn the
+// limit on, each in one kubelet restart, and after each the script's check
+// from the host (the node's version, its gate through /metrics/probes, the
+// limit's through kubernetes_feature_enabled). A probed pod on the node stays
+// Ready and is not restarted throughout. The node ends as it began: the
+// probewheel kubelet it ran, both gates on.
 //
 // Not parallel: it restarts the kubelet.
 func TestKubeletSwap(t *testing.T) {
@@ -66,21 +67,28 @@ func TestKubeletSwap(t *testing.T) {
 	if k := filepath.Join(repoRoot(), "_output", "bin", "kubectl"); fileExists(k) {
 		kubectl = k
 	}
+	pw := "/usr/local/bin/kubelet-probewheel"
 	for _, step := range []struct {
 		args   []string
 		expect string // check's second word
+		limit  string // check's --exec-limit, if any
 	}{
-		{[]string{"rollback", "/usr/local/bin/kubelet-stock"}, "stock"},
-		{[]string{"install", "/usr/local/bin/kubelet-probewheel", "--gate=off"}, "gate-off"},
-		{[]string{"install", "/usr/local/bin/kubelet-probewheel"}, "probewheel"},
+		{[]string{"rollback", "/usr/local/bin/kubelet-stock"}, "stock", ""},
+		{[]string{"install", pw, "--gate=off", "--exec-limit=off"}, "gate-off", "off"},
+		{[]string{"install", pw}, "probewheel", "off"}, // the exec limit's setting carried
+		{[]string{"install", pw, "--exec-limit=on"}, "probewheel", "on"},
 	} {
-		name := strings.Join(step.args[:1], " ") + " (" + step.expect + ")"
+		name := strings.Join(append(step.args[:1:1], step.args[2:]...), " ") + " (" + step.expect + ")"
 		start := time.Now()
 		out := mustDocker(append([]string{"exec", nodeName, "/usr/local/bin/kubelet-swap.sh"}, step.args...)...)
 		t.Logf("%s on %s, %s:\n%s", name, nodeName, time.Since(start).Round(time.Second), strings.TrimSpace(out))
 		var last string
 		waitFor(t, 2*time.Minute, name+": kubelet-swap.sh check "+step.expect, func(ctx context.Context) (bool, error) {
-			cmd := exec.CommandContext(ctx, script, "check", nodeName, step.expect)
+			args := []string{"check", nodeName, step.expect}
+			if step.limit != "" {
+				args = append(args, "--exec-limit="+step.limit)
+			}
+			cmd := exec.CommandContext(ctx, script, args...)
 			cmd.Env = append(os.Environ(), "KUBECONFIG="+kubeconfig, "KUBECTL="+kubectl)
 			b, err := cmd.CombinedOutput()
 			last = string(b)

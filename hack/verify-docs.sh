@@ -15,7 +15,9 @@
 #      and the read-only commands listed in SAFE_COMMANDS below when the docs show them;
 #      every tracked shell script's sourced files, by its own dirname, exist;
 #  (d) every relative markdown link and image resolves to a file or directory, and its #anchor
-#      (if any) to a heading of the target page (GitHub's slugs).
+#      (if any) to a heading of the target page (GitHub's slugs);
+#  (e) every alert of scripts/prometheus/rules.yaml has a runbook_url, the project's address of
+#      a page here with the #anchor of one of its headings.
 #
 # Usage: hack/verify-docs.sh [-v] [FILE.md ...]   (default: README.md docs/*.md e2e/README.md CHANGELOG.md patches/*/README.md)
 #   -v  list every check, not only the failures
@@ -379,7 +381,30 @@ while IFS=$'\t' read -r kind file ln l; do
   note "${file}:${ln}: link ${l}: ok"
 done <"${tmp}/records"
 
-summary="${#files[@]} pages: ${ncmd} make commands (${#dry_at[@]} targets dry-run), ${#named[@]} hack/ and scripts/ paths, ${nq} other paths, ${nsrc} sourced files, ${nrun} script runs, ${nlinks} links"
+# ---------------------------------------------------------------- runbooks
+# (e) every alert of the Prometheus rules has a runbook_url, the project's address of a page
+# here and one of its headings: an alert's link to what to do must not break when a page moves.
+rules=scripts/prometheus/rules.yaml runbook_base=https://github.com/probewheel/probewheel/blob/main/
+nrunbooks=0
+if [[ -f ${rules} ]]; then
+  alerts=$(grep -cE '^[[:space:]]*- alert:' "${rules}" || true)
+  while IFS=: read -r ln url; do
+    nrunbooks=$((nrunbooks + 1))
+    url=${url#*runbook_url:}
+    url=${url//[[:space:]\"\']/}
+    [[ ${url} == "${runbook_base}"* ]] || { fail "${rules}:${ln}: runbook_url ${url} is not under ${runbook_base}" && continue; }
+    dest=${url#"${runbook_base}"}
+    anchor=${dest#*#}
+    dest=${dest%%#*}
+    [[ -f ${dest} ]] || { fail "${rules}:${ln}: runbook_url ${url}: ${dest} does not exist" && continue; }
+    [[ -n ${anchors_of[${dest}]+x} ]] || anchors_of[${dest}]=$'\n'$(extract "${dest}" | awk -F'\t' '$1 == "H" {print $4}')$'\n'
+    [[ ${url} == *'#'* && ${anchors_of[${dest}]} == *$'\n'"${anchor}"$'\n'* ]] ||
+      fail "${rules}:${ln}: runbook_url ${url}: no heading with anchor #${anchor} in ${dest}"
+  done < <(grep -nE '^[[:space:]]*runbook_url:' "${rules}" || true)
+  ((nrunbooks == alerts)) || fail "${rules}: ${alerts} alerts, ${nrunbooks} runbook_url annotations"
+fi
+
+summary="${#files[@]} pages: ${ncmd} make commands (${#dry_at[@]} targets dry-run), ${#named[@]} hack/ and scripts/ paths, ${nq} other paths, ${nsrc} sourced files, ${nrun} script runs, ${nlinks} links, ${nrunbooks} runbooks"
 if ((fails)); then
   echo "verify-docs: FAILED, ${fails} problem(s) above; checked ${summary}" >&2
   exit 1

@@ -90,29 +90,19 @@ discover() {
     word=${word##[-@:+!]}
     word=${word##[-@:+!]}
     [[ ${word} == /* ]] || die "${unit}'s ExecStart does not start with the kubelet's path: ${exec}"
-    bin=${KUBELET_BIN:-${word}}
-    if [[ -z ${KUBELET_CONFIG:-} ]]; then
-      local envs=
-      ((${#env_files[@]} == 0)) || envs=$(cat "${env_files[@]}" 2>/dev/null || true)
-      config=$(config_flag <<<"${text}"$'\n'"${envs}")
-    fi
-    if [[ -z ${KUBELET_FLAG_FILES+set} ]]; then
-      flag_files=()
-      for f in "${env_files[@]}"; do
-        [[ -f ${f} ]] && flag_files+=("${f}")
-      done
-    fi
+    bin=${word}
+    local envs=
+    ((${#env_files[@]} == 0)) || envs=$(cat "${env_files[@]}" 2>/dev/null || true)
+    config=$(config_flag <<<"${text}"$'\n'"${envs}")
   fi
-  [[ -z ${KUBELET_BIN:-} ]] || bin=${KUBELET_BIN}
-  [[ -z ${KUBELET_CONFIG:-} ]] || config=${KUBELET_CONFIG}
-  if [[ -n ${KUBELET_FLAG_FILES+set} ]]; then
-    local -a named=()
-    read -ra named <<<"${KUBELET_FLAG_FILES}"
-    flag_files=()
-    for f in "${named[@]}"; do
-      [[ -f ${f} ]] && flag_files+=("${f}")
-    done
-  fi
+  # The overrides, then the flag files that exist (an EnvironmentFile=- may be missing).
+  bin=${KUBELET_BIN:-${bin}}
+  config=${KUBELET_CONFIG:-${config}}
+  [[ -z ${KUBELET_FLAG_FILES+set} ]] || read -ra env_files <<<"${KUBELET_FLAG_FILES}"
+  flag_files=()
+  for f in "${env_files[@]}"; do
+    [[ -f ${f} ]] && flag_files+=("${f}")
+  done
   return 0
 }
 

@@ -152,7 +152,7 @@ verify-own-tree:
 releases-table:
 	hack/releases-table.sh --update
 
-## bench: the default side-by-side comparison (~90 min on 2 cores), prints a benchstat table
+## bench: the default side-by-side comparison (~105 min on 2 cores), prints a benchstat table
 bench:
 	scripts/bench.sh default
 

@@ -4,7 +4,7 @@
 # go's -overlay, never to the tree), upstream and the AfterFunc arm (docs/design.md's table).
 #
 #   scripts/ablation.sh            every arm, 5 interleaved rounds (~2 h on 2 cores; runtime20 and
-#                                  runtime80 below add ~15 min)
+#                                  runtime80 below add ~30 min)
 #
 # Every measurement is a process of its own, and within a round every workload runs every arm
 # back to back, in an order that rotates by one each round. The workloads are `make bench`'s
@@ -91,7 +91,8 @@ jobs=()
 while read -r w; do jobs+=("$w|PROBEWHEEL_BENCH_SET=default|"); done <<<"$workloads"
 jobs+=("$hung50|PROBEWHEEL_BENCH_SET=full PROBEWHEEL_BENCH_HUNG_PERCENT=50 PROBEWHEEL_BENCH_MAX_WINDOW=10s|Hung50")
 jobs+=("$memory|PROBEWHEEL_BENCH_SET=default PROBEWHEEL_BENCH_PROBE_METRICS=0|")
-# Their warm-up and window are BenchmarkExecRuntime's own (10 s each), not the knobs below.
+# Their onset, warm-up and window are BenchmarkExecRuntime's own (the first 20 s of a 30 s warm-up,
+# and a 10 s window), not the knobs below.
 jobs+=("$runtime20|PROBEWHEEL_BENCH_SET=default|")
 jobs+=("$runtime80|PROBEWHEEL_BENCH_SET=default|")
 cd ..

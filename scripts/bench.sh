@@ -3,7 +3,7 @@
 # side by side (docs/benchmarks.md).
 #
 #   smoke    every benchmark once on tiny windows (~3 min incl. compile; part of `make test`)
-#   default  a representative subset, 5 interleaved rounds (~90 min on 2 cores; `make bench`)
+#   default  a representative subset, 5 interleaved rounds (~105 min on 2 cores; `make bench`)
 #   full     every workload, 5 interleaved rounds (~1.5-2 h on 2 cores; `make bench-full`)
 #   capacity the capacity sweep: exec and HTTP probes at rising rates, 3 interleaved rounds
 #            (~19 min on 2 cores);

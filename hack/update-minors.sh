@@ -160,6 +160,17 @@ generate() {
     echo "    git am -3 /path/to/probewheel/patches/${minor}/*.patch   # with a git identity (user.name, user.email)"
     echo "    git tag ${fork}    # make's version stamp (git describe) then names the fork"
     echo
+    if [[ ${release} == *-* ]]; then # v1.Y.0-alpha.N, -beta.N, -rc.N
+      local unserved
+      unserved=$(awk '$1 !~ /^#/ && $2 == "none" {print $1}' "${mdir}/substitutes" 2>/dev/null | paste -sd ' ' -)
+      echo "**${release} is a pre-release** of Kubernetes ${minor#v}, not for production nodes"
+      echo "([../../docs/compatibility.md](../../docs/compatibility.md))."
+      if [[ -n ${unserved} ]]; then
+        echo "The Go module proxy serves no version of ${unserved} (series/minors/${minor}/substitutes),"
+        echo "so its release record built no kubelet: build one in your own clone, whose vendor/ has it."
+      fi
+      echo
+    fi
     echo "Read the main line's review guide ([../${main_minor}/README.md](../${main_minor}/README.md)): the commits are"
     echo "the same, in the same order, with these differences (series/minors/${minor}/):"
     echo

@@ -17,7 +17,12 @@
 #  (d) every relative markdown link and image resolves to a file or directory, and its #anchor
 #      (if any) to a heading of the target page (GitHub's slugs);
 #  (e) every alert of scripts/prometheus/rules.yaml has a runbook_url, the project's address of
-#      a page here with the #anchor of one of its headings.
+#      a page here with the #anchor of one of its headings;
+#  (f) every prober_... metric name the pages (CHANGELOG.md apart) and the rules give is one
+#      pkg/kubelet/prober registers (a histogram's _bucket, _sum and _count too; `prober_exec_*`
+#      a prefix of one);
+#  (g) every numbered patch file name given on its own (CHANGELOG.md apart), or its start, is a
+#      file of a series in patches/.
 #
 # Usage: hack/verify-docs.sh [-v] [FILE.md ...]   (default: README.md docs/*.md e2e/README.md CHANGELOG.md patches/*/README.md)
 #   -v  list every check, not only the failures
@@ -404,7 +409,74 @@ if [[ -f ${rules} ]]; then
   ((nrunbooks == alerts)) || fail "${rules}: ${alerts} alerts, ${nrunbooks} runbook_url annotations"
 fi
 
-summary="${#files[@]} pages: ${ncmd} make commands (${#dry_at[@]} targets dry-run), ${#named[@]} hack/ and scripts/ paths, ${nq} other paths, ${nsrc} sourced files, ${nrun} script runs, ${nlinks} links, ${nrunbooks} runbooks"
+# ---------------------------------------------------------------- metric names
+# (f) every prober_... name the pages (CHANGELOG.md apart: it may name what is gone) and the
+# Prometheus rules give is a metric the prober package registers: "Subsystem: ..." with
+# "Name: ..." in an *Opts literal, or metrics.NewDesc("..."), in pkg/kubelet/prober/*.go (not
+# the tests; prober_manager.go is upstream's, with prober_probe_total and
+# prober_probe_duration_seconds), with _bucket, _sum or _count after it, or a prefix of one
+# ending in _ (`prober_exec_*`). Not names: a file (prober_manager.go), a path's part
+# (prober/prober_test.go), a recording rule's middle (instance:prober_scheduler_runs:rate10m).
+metrics_dir=pkg/kubelet/prober
+mapfile -t metric_srcs < <(find "${metrics_dir}" -maxdepth 1 -name '*.go' ! -name '*_test.go' | LC_ALL=C sort)
+registered=$'\n'$(awk '
+  function str(l) { sub(/^[^"]*"/, "", l); sub(/".*$/, "", l); return l }
+  FNR == 1 { ns = ""; ss = ""; desc = 0 }
+  /^[[:space:]]*Namespace:[[:space:]]*"/ { ns = str($0) }
+  /^[[:space:]]*Subsystem:[[:space:]]*"/ { ss = str($0) }
+  /^[[:space:]]*Name:[[:space:]]*"/ && (ns != "" || ss != "") {
+    print (ns != "" ? ns "_" : "") (ss != "" ? ss "_" : "") str($0); ns = ""; ss = ""
+  }
+  desc && /"/ { print str($0); desc = 0 }
+  /NewDesc\(/ { l = $0; sub(/.*NewDesc\(/, "", l); if (l ~ /^[[:space:]]*"/) print str(l); else desc = 1 }
+' "${metric_srcs[@]}" | grep '^prober_' | LC_ALL=C sort -u)$'\n'
+[[ ${registered} == *$'\n'prober_* ]] ||
+  fail "${metrics_dir}: found no prober_ metric in ${metrics_dir}/*.go: this check's parsing no longer fits the code"
+metric_pages=()
+for f in "${files[@]}"; do [[ ${f} == CHANGELOG.md ]] || metric_pages+=("${f}"); done
+[[ -f ${rules} ]] && metric_pages+=("${rules}")
+nmetrics=0
+while IFS=$'\t' read -r file ln name; do
+  nmetrics=$((nmetrics + 1))
+  if [[ ${name} == *_ ]]; then
+    [[ ${registered} == *$'\n'"${name}"* ]] ||
+      fail "${file}:${ln}: ${name}*: no metric ${metrics_dir} registers starts so"
+    continue
+  fi
+  base=${name}
+  [[ ${registered} == *$'\n'"${name}"$'\n'* ]] || base=$(sed -E 's/_(bucket|sum|count)$//' <<<"${name}")
+  [[ ${registered} == *$'\n'"${base}"$'\n'* ]] ||
+    fail "${file}:${ln}: ${name}: not a metric ${metrics_dir} registers (nor one with _bucket, _sum or _count)"
+done < <(((${#metric_pages[@]})) && awk '{
+    text = " " $0
+    while (match(text, /[^A-Za-z0-9_:\/]prober_[a-z_]+/)) {
+      name = substr(text, RSTART + 1, RLENGTH - 1); rest = substr(text, RSTART + RLENGTH)
+      text = rest
+      if (rest ~ /^\.[a-z]/ || rest ~ /^:/) continue # a file name; a recording rule
+      print FILENAME "\t" FNR "\t" name
+    }
+  }' "${metric_pages[@]}")
+
+# (g) every numbered patch file name the pages give on its own (CHANGELOG.md apart), as
+# docs/fork.md's table does (`0005-kubelet-prober-add-executors-…`: a name, or the start of
+# one), is one of a series in patches/ (paths under patches/ are (b)'s).
+npatchnames=0
+patch_names=$'\n'$(find patches -name '[0-9][0-9][0-9][0-9]-*.patch' -printf '%f\n' | LC_ALL=C sort -u)
+while IFS=$'\t' read -r file ln name; do
+  npatchnames=$((npatchnames + 1))
+  name=${name%.}
+  name=${name%.patch}
+  [[ ${patch_names} == *$'\n'"${name}"* ]] ||
+    fail "${file}:${ln}: ${name}: no patch file in patches/ is named so (or starts so)"
+done < <(((${#metric_pages[@]})) && awk '{
+    text = " " $0
+    while (match(text, /[^A-Za-z0-9_.\/-][0-9][0-9][0-9][0-9]-[A-Za-z][A-Za-z0-9._-]*/)) {
+      print FILENAME "\t" FNR "\t" substr(text, RSTART + 1, RLENGTH - 1)
+      text = substr(text, RSTART + RLENGTH)
+    }
+  }' "${metric_pages[@]}")
+
+summary="${#files[@]} pages: ${ncmd} make commands (${#dry_at[@]} targets dry-run), ${#named[@]} hack/ and scripts/ paths, ${nq} other paths, ${nsrc} sourced files, ${nrun} script runs, ${nlinks} links, ${nrunbooks} runbooks, ${nmetrics} metric names, ${npatchnames} patch names"
 if ((fails)); then
   echo "verify-docs: FAILED, ${fails} problem(s) above; checked ${summary}" >&2
   exit 1

@@ -432,9 +432,23 @@ registered=$'\n'$(awk '
 ' "${metric_srcs[@]}" | grep '^prober_' | LC_ALL=C sort -u)$'\n'
 [[ ${registered} == *$'\n'prober_* ]] ||
   fail "${metrics_dir}: found no prober_ metric in ${metrics_dir}/*.go: this check's parsing no longer fits the code"
-metric_pages=()
-for f in "${files[@]}"; do [[ ${f} == CHANGELOG.md ]] || metric_pages+=("${f}"); done
-[[ -f ${rules} ]] && metric_pages+=("${rules}")
+# The pages (f) and (g) read: CHANGELOG.md may name what is gone.
+named_pages=()
+for f in "${files[@]}"; do [[ ${f} == CHANGELOG.md ]] || named_pages+=("${f}"); done
+[[ -f ${rules} ]] && named_pages+=("${rules}")
+# page_names <lead> <name> [<skip>]: "file<TAB>line<TAB>name" for each match of the regexp
+# <name> after a character matching <lead> (or a line's start) in named_pages, except where
+# the text after it matches <skip>.
+page_names() {
+  ((${#named_pages[@]})) || return 0
+  awk -v lead="$1" -v re="$2" -v skip="${3:-}" '{
+    text = " " $0
+    while (match(text, lead re)) {
+      name = substr(text, RSTART + 1, RLENGTH - 1); text = substr(text, RSTART + RLENGTH)
+      if (skip == "" || text !~ skip) print FILENAME "\t" FNR "\t" name
+    }
+  }' "${named_pages[@]}"
+}
 nmetrics=0
 while IFS=$'\t' read -r file ln name; do
   nmetrics=$((nmetrics + 1))
@@ -447,15 +461,7 @@ while IFS=$'\t' read -r file ln name; do
   [[ ${registered} == *$'\n'"${name}"$'\n'* ]] || base=$(sed -E 's/_(bucket|sum|count)$//' <<<"${name}")
   [[ ${registered} == *$'\n'"${base}"$'\n'* ]] ||
     fail "${file}:${ln}: ${name}: not a metric ${metrics_dir} registers (nor one with _bucket, _sum or _count)"
-done < <(((${#metric_pages[@]})) && awk '{
-    text = " " $0
-    while (match(text, /[^A-Za-z0-9_:\/]prober_[a-z_]+/)) {
-      name = substr(text, RSTART + 1, RLENGTH - 1); rest = substr(text, RSTART + RLENGTH)
-      text = rest
-      if (rest ~ /^\.[a-z]/ || rest ~ /^:/) continue # a file name; a recording rule
-      print FILENAME "\t" FNR "\t" name
-    }
-  }' "${metric_pages[@]}")
+done < <(page_names '[^A-Za-z0-9_:/]' 'prober_[a-z_]+' '^([.][a-z]|:)') # not a file name, a recording rule
 
 # (g) every numbered patch file name the pages give on its own (CHANGELOG.md apart), as
 # docs/fork.md's table does (`0005-kubelet-prober-add-executors-…`: a name, or the start of
@@ -468,13 +474,7 @@ while IFS=$'\t' read -r file ln name; do
   name=${name%.patch}
   [[ ${patch_names} == *$'\n'"${name}"* ]] ||
     fail "${file}:${ln}: ${name}: no patch file in patches/ is named so (or starts so)"
-done < <(((${#metric_pages[@]})) && awk '{
-    text = " " $0
-    while (match(text, /[^A-Za-z0-9_.\/-][0-9][0-9][0-9][0-9]-[A-Za-z][A-Za-z0-9._-]*/)) {
-      print FILENAME "\t" FNR "\t" substr(text, RSTART + 1, RLENGTH - 1)
-      text = substr(text, RSTART + RLENGTH)
-    }
-  }' "${metric_pages[@]}")
+done < <(page_names '[^A-Za-z0-9_./-]' '[0-9][0-9][0-9][0-9]-[A-Za-z][A-Za-z0-9._-]*')
 
 summary="${#files[@]} pages: ${ncmd} make commands (${#dry_at[@]} targets dry-run), ${#named[@]} hack/ and scripts/ paths, ${nq} other paths, ${nsrc} sourced files, ${nrun} script runs, ${nlinks} links, ${nrunbooks} runbooks, ${nmetrics} metric names, ${npatchnames} patch names"
 if ((fails)); then
